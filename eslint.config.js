@@ -1,0 +1,53 @@
+// @ts-check
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import importX from 'eslint-plugin-import-x';
+
+/** Folders of the core that must never reach for the express layer, Redis or winston. */
+const coreFolders = ['classify', 'policy', 'balance', 'upstream', 'state', 'shared', 'config', 'observe'];
+
+export default tseslint.config(
+  { ignores: ['dist', 'node_modules', 'coverage', 'artifacts', 'bench/results', 'src/dashboard/public'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    plugins: { 'import-x': importX },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': 'error',
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'max-params': ['error', 3],
+      'import-x/no-cycle': 'error',
+    },
+  },
+  {
+    files: ['src/**/*.ts'],
+    rules: { 'no-console': 'error' },
+  },
+  ...coreFolders.map((folder) => ({
+    files: [`src/${folder}/**/*.ts`],
+    ignores: ['src/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['express', 'ioredis', 'winston'], message: 'Core folders never import express, ioredis or winston; wire them in main.ts.' },
+            { group: ['**/http/**', '../http/*'], message: 'Dependencies point one way: the core never imports the http adapter.' },
+          ],
+        },
+      ],
+    },
+  })),
+  {
+    files: ['**/*.js', '**/*.mjs'],
+    extends: [tseslint.configs.disableTypeChecked],
+  },
+  {
+    files: ['test/**/*.ts', 'src/**/*.test.ts', 'bench/**/*.ts', 'eval/**/*.test.ts'],
+    rules: { 'max-params': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
+  },
+);

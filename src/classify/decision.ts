@@ -1,0 +1,43 @@
+import type { ChatMessage } from '../shared/chat.js';
+import type { Tier } from '../shared/tier.js';
+
+/** Which stage decided a request's complexity. */
+export type ClassifierCause = 'heuristic' | 'learned' | 'llm' | 'cache' | 'fallback';
+
+/** How much of the cascade runs: `local` = heuristics + learned model; `cascade` asks the LLM when unsure. */
+export type ClassifierMode = 'heuristic' | 'learned' | 'local' | 'cascade' | 'llm';
+
+export type TierProbabilities = Record<Tier, number>;
+
+/** What the classifier reads from a chat request. */
+export interface ClassifyRequest {
+  messages: readonly ChatMessage[];
+  tools?: readonly unknown[];
+}
+
+export interface StageLatencies {
+  /** Milliseconds spent in each stage that ran. */
+  heuristic?: number;
+  learned?: number;
+  llm?: number;
+}
+
+export interface ClassificationDecision {
+  tier: Tier;
+  cause: ClassifierCause;
+  /** Probability of the chosen tier, 0..1 (1 for an LLM or cache answer that had no probabilities). */
+  confidence: number;
+  probabilities?: TierProbabilities;
+  /** Names of the heuristic signals that fired, e.g. `code_block`, `greeting_ko`. */
+  signals: readonly string[];
+  /** True when the request carries image parts (or the LLM said so). */
+  needsVision: boolean;
+  stageLatencyMs: StageLatencies;
+  llmCalled: boolean;
+  /** Short human reason (the LLM's, or the deciding rule's). */
+  reason?: string;
+}
+
+export interface Classifier {
+  classify(request: ClassifyRequest, signal?: AbortSignal): Promise<ClassificationDecision>;
+}

@@ -1,0 +1,51 @@
+/** Time source, injected everywhere time matters so tests can control it. */
+export interface Clock {
+  /** Wall-clock time in milliseconds since the epoch. */
+  now(): number;
+}
+
+/** Uniform random number in [0, 1), injected for weighted choice and jitter. */
+export type Random = () => number;
+
+/** Resolves after `milliseconds`, or rejects early when `signal` aborts. */
+export type Sleep = (milliseconds: number, signal?: AbortSignal) => Promise<void>;
+
+export const systemClock: Clock = { now: () => Date.now() };
+
+export const systemRandom: Random = () => Math.random();
+
+export const systemSleep: Sleep = (milliseconds, signal) =>
+  new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason as Error);
+      return;
+    }
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal?.reason as Error);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, milliseconds);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+
+/** A clock whose time only moves when a test says so. */
+export interface ManualClock extends Clock {
+  set(milliseconds: number): void;
+  advance(milliseconds: number): void;
+}
+
+export function createManualClock(start = 0): ManualClock {
+  let current = start;
+  return {
+    now: () => current,
+    set: (milliseconds) => {
+      current = milliseconds;
+    },
+    advance: (milliseconds) => {
+      current += milliseconds;
+    },
+  };
+}

@@ -1,0 +1,175 @@
+/**
+ * The one error model of autotier. Every failure that reaches a client is a RouterError with a stable
+ * code; the code decides the HTTP status and the OpenAI error type through ERROR_CATALOGUE.
+ * The catalogue is documented in README.md ("Error codes") and a test keeps the two in step.
+ */
+export const ERROR_CATALOGUE = {
+  INVALID_REQUEST: {
+    status: 400,
+    type: 'invalid_request_error',
+    description: 'The request body or a header is malformed; `param` names the field.',
+  },
+  CONTEXT_LENGTH_EXCEEDED: {
+    status: 400,
+    type: 'invalid_request_error',
+    description: 'Prompt plus max_tokens fits no eligible deployment.',
+  },
+  NO_VISION_DEPLOYMENT: {
+    status: 400,
+    type: 'invalid_request_error',
+    description: 'The request has images and no vision-capable deployment is configured or eligible.',
+  },
+  MODEL_NOT_FOUND: {
+    status: 404,
+    type: 'invalid_request_error',
+    description: 'The model is neither `auto`, a `tier:` alias nor a served model name.',
+  },
+  OVERRIDE_NOT_ALLOWED: {
+    status: 403,
+    type: 'permission_error',
+    description: 'Client overrides (model name, tier alias, min-tier header) are disabled for this key.',
+  },
+  UNAUTHORIZED: {
+    status: 401,
+    type: 'authentication_error',
+    description: 'The API key is missing or unknown.',
+  },
+  FORBIDDEN: {
+    status: 403,
+    type: 'permission_error',
+    description: 'The API key may not use this model or tier.',
+  },
+  RATE_LIMITED: {
+    status: 429,
+    type: 'rate_limit_error',
+    description: 'A key limit (RPM, TPM, budget, concurrent streams) was reached; see Retry-After.',
+  },
+  UPSTREAM_RATE_LIMITED: { status: 429, type: 'rate_limit_error', description: 'A deployment answered 429.' },
+  UPSTREAM_BAD_REQUEST: {
+    status: 400,
+    type: 'invalid_request_error',
+    description: 'A deployment rejected the request as malformed (400, 413, 422); not retried.',
+  },
+  UPSTREAM_CONTEXT_LENGTH: {
+    status: 400,
+    type: 'invalid_request_error',
+    description: 'A deployment rejected the prompt as too long for its context window.',
+  },
+  UPSTREAM_SERVER_ERROR: { status: 502, type: 'api_error', description: 'A deployment answered 5xx.' },
+  UPSTREAM_CONNECT_FAILED: {
+    status: 502,
+    type: 'api_error',
+    description: 'A connection to a deployment failed or was reset.',
+  },
+  UPSTREAM_CONNECT_TIMEOUT: {
+    status: 504,
+    type: 'timeout_error',
+    description: 'A deployment did not accept the connection within connect_ms.',
+  },
+  UPSTREAM_TTFT_TIMEOUT: {
+    status: 504,
+    type: 'timeout_error',
+    description: 'No first content token within ttft_ms.',
+  },
+  UPSTREAM_IDLE_TIMEOUT: {
+    status: 504,
+    type: 'timeout_error',
+    description: 'The stream stalled for longer than idle_ms.',
+  },
+  UPSTREAM_STREAM_CUT: {
+    status: 502,
+    type: 'api_error',
+    description: 'The stream ended before a finish_reason and [DONE].',
+  },
+  UPSTREAM_MALFORMED: {
+    status: 502,
+    type: 'api_error',
+    description: 'A deployment sent a body or chunk that is not valid OpenAI JSON.',
+  },
+  DEADLINE_EXCEEDED: {
+    status: 504,
+    type: 'timeout_error',
+    description: "The tier's total_ms elapsed across all attempts.",
+  },
+  ALL_DEPLOYMENTS_FAILED: {
+    status: 503,
+    type: 'api_error',
+    description:
+      'Every deployment in the tier and its fallback chain failed or is cooling down; the message lists each attempt.',
+  },
+  CLIENT_CLOSED: {
+    status: 499,
+    type: 'api_error',
+    description: 'The client disconnected; the upstream request was aborted.',
+  },
+  CONFIG_INVALID: {
+    status: 500,
+    type: 'api_error',
+    description: 'A routing table failed validation; the message names each key path.',
+  },
+  INTERNAL: { status: 500, type: 'api_error', description: 'An unexpected error inside autotier.' },
+} as const satisfies Record<string, { status: number; type: string; description: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+
+export interface RouterErrorOptions {
+  code: ErrorCode;
+  message: string;
+  /** The request field the error is about, OpenAI's `param`. */
+  param?: string;
+  /** Whether another attempt (on another deployment) may succeed. Decided when the error is built. */
+  retryable?: boolean;
+  /** Seconds the client (or the balancer) should wait, from an upstream Retry-After or a limit. */
+  retryAfterSeconds?: number;
+  /** The upstream HTTP status, when the error came from one. */
+  upstreamStatus?: number;
+  cause?: unknown;
+}
+
+export class RouterError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly retryable: boolean;
+  readonly param: string | undefined;
+  readonly retryAfterSeconds: number | undefined;
+  readonly upstreamStatus: number | undefined;
+
+  constructor(options: RouterErrorOptions) {
+    super(options.message, { cause: options.cause });
+    this.name = 'RouterError';
+    this.code = options.code;
+    this.status = ERROR_CATALOGUE[options.code].status;
+    this.retryable = options.retryable ?? false;
+    this.param = options.param;
+    this.retryAfterSeconds = options.retryAfterSeconds;
+    this.upstreamStatus = options.upstreamStatus;
+  }
+}
+
+export function isRouterError(value: unknown): value is RouterError {
+  return value instanceof RouterError;
+}
+
+/** Any thrown value as a RouterError; unknown errors become INTERNAL. */
+export function toRouterError(value: unknown): RouterError {
+  if (value instanceof RouterError) return value;
+  const message = value instanceof Error ? value.message : String(value);
+  return new RouterError({ code: 'INTERNAL', message, cause: value });
+}
+
+export interface OpenAIErrorBody {
+  error: { message: string; type: string; code: string; param: string | null; request_id?: string };
+}
+
+/** The OpenAI-shaped body clients receive; `code` is the lower-case form of the stable code. */
+export function toOpenAIErrorBody(error: RouterError, requestId?: string): OpenAIErrorBody {
+  return {
+    error: {
+      message: error.message,
+      type: ERROR_CATALOGUE[error.code].type,
+      code: error.code.toLowerCase(),
+      param: error.param ?? null,
+      ...(requestId === undefined ? {} : { request_id: requestId }),
+    },
+  };
+}
