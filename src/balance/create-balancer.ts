@@ -1,0 +1,326 @@
+import type { DeploymentConfig } from '../config/routing-table-schema.js';
+import type { RoutingTable } from '../config/table-schema.js';
+import type { Clock, Random, Sleep } from '../shared/clock.js';
+import { RouterError } from '../shared/errors.js';
+import type { Logger } from '../observe/logger.js';
+import type { StateStore } from '../state/state-store.js';
+import type { Upstream, UpstreamEvent } from '../upstream/upstream.js';
+import { decideCooldown } from './cooldown-policy.js';
+import { orderGroup } from './order-group.js';
+import { toBackoffMs } from './retry-policy.js';
+import type { AttemptRecord, RoutePlan } from './route-plan.js';
+import { runAttempt, type CommitPoint, type CommittedAttempt } from './run-attempt.js';
+
+export interface BalancerOptions {
+  upstream: Upstream;
+  store: StateStore;
+  clock: Clock;
+  random: Random;
+  sleep: Sleep;
+  logger: Logger;
+  /** Returns the routing table in force; read once per request so reloads never split one. */
+  table: () => RoutingTable;
+  /** Told about every attempt as it ends (metrics and logs). */
+  onAttempt?: (record: AttemptRecord & { requestId: string }) => void;
+}
+
+export interface ExecuteRequest {
+  plan: RoutePlan;
+  path: string;
+  /** The upstream body for one deployment (model name, extra body and stream flags applied). */
+  toBody: (deployment: DeploymentConfig) => string;
+  signal: AbortSignal;
+  requestId: string;
+  commit: CommitPoint;
+  /** Epoch ms when the request arrived; the tier's total_ms counts from here. */
+  startedAt: number;
+}
+
+export interface ExecuteResult {
+  deployment: DeploymentConfig;
+  attempts: readonly AttemptRecord[];
+  /** Attempts made on deployments of the fallback chain. */
+  fallbacks: number;
+  /** Time spent waiting on upstreams before the commit point, ms. */
+  upstreamMs: number;
+  ttftMs: number;
+  head: readonly UpstreamEvent[];
+  /** Events after the commit point; iterate it to the end or call `cancel()`. */
+  rest: AsyncIterable<UpstreamEvent>;
+  cancel(): void;
+}
+
+export interface Balancer {
+  execute(request: ExecuteRequest): Promise<ExecuteResult>;
+}
+
+interface Candidate {
+  deployment: DeploymentConfig;
+  fallback: boolean;
+  groupSize: number;
+}
+
+function toCandidates(plan: RoutePlan, order: readonly string[]): Candidate[] {
+  const byId = new Map(plan.group.map((deployment) => [deployment.id, deployment]));
+  const group = order
+    .map((id) => byId.get(id))
+    .filter((value): value is DeploymentConfig => value !== undefined);
+  const seen = new Set(group.map((deployment) => deployment.id));
+  const fallback = plan.fallback.filter(
+    (deployment) => !seen.has(deployment.id) && (seen.add(deployment.id), true),
+  );
+  return [
+    ...group.map((deployment) => ({ deployment, fallback: false, groupSize: group.length })),
+    ...fallback.map((deployment) => ({ deployment, fallback: true, groupSize: 1 })),
+  ];
+}
+
+function describeAttempts(attempts: readonly AttemptRecord[]): string {
+  return attempts
+    .map((attempt) => `${attempt.deploymentId}: ${attempt.outcome} (${attempt.message})`)
+    .join('; ');
+}
+
+export function createBalancer(options: BalancerOptions): Balancer {
+  const { store, clock } = options;
+
+  async function orderCandidates(plan: RoutePlan): Promise<Candidate[]> {
+    const ids = plan.group.map((deployment) => deployment.id);
+    const needsState = plan.strategy !== 'weighted';
+    const [inFlight, latencies] = needsState
+      ? await Promise.all([store.getInFlight(ids), store.getLatencies(ids)])
+      : [new Map<string, number>(), new Map<string, number>()];
+    const members = plan.group.map((deployment) => ({ id: deployment.id, weight: deployment.weight }));
+    return toCandidates(
+      plan,
+      orderGroup({ members, strategy: plan.strategy, random: options.random, inFlight, latencies }),
+    );
+  }
+
+  /** Why a candidate cannot be called now, or undefined when it can (taking the probe if half-open). */
+  async function checkAvailable(
+    candidate: Candidate,
+    probeTtlMs: number,
+  ): Promise<{ skip?: string; probe: boolean }> {
+    const id = candidate.deployment.id;
+    const [cooldowns, inFlight] = await Promise.all([store.getCooldowns([id]), store.getInFlight([id])]);
+    if ((inFlight.get(id) ?? 0) >= candidate.deployment.max_concurrency)
+      return { skip: 'AT_MAX_CONCURRENCY', probe: false };
+    const record = cooldowns.get(id);
+    if (record === undefined) return { probe: false };
+    if (clock.now() < record.until)
+      return {
+        skip: `COOLING_DOWN until ${new Date(record.until).toISOString()} after ${record.reason}`,
+        probe: false,
+      };
+    return (await store.acquireProbe(id, probeTtlMs))
+      ? { probe: true }
+      : { skip: 'PROBE_IN_PROGRESS', probe: false };
+  }
+
+  async function onSuccess(candidate: Candidate, ttftMs: number): Promise<void> {
+    const id = candidate.deployment.id;
+    await store.addInFlight(id, -1);
+    await store.recordLatency({ id, milliseconds: ttftMs, alpha: options.table().balancer.ewma_alpha });
+    const cooldowns = await store.getCooldowns([id]);
+    if (cooldowns.has(id)) await store.clearCooldown(id);
+  }
+
+  async function onFailure(candidate: Candidate, error: RouterError): Promise<void> {
+    const id = candidate.deployment.id;
+    await store.addInFlight(id, -1);
+    const { cooldown_ms, max_cooldown_ms } = options.table().balancer;
+    const previous = (await store.getCooldowns([id])).get(id);
+    const record = decideCooldown({
+      error,
+      groupSize: candidate.groupSize,
+      previousFailures: previous?.failures ?? 0,
+      cooldownMs: cooldown_ms,
+      maxCooldownMs: max_cooldown_ms,
+      now: clock.now(),
+    });
+    if (record !== undefined) {
+      options.logger.warn('deployment benched', {
+        deployment: id,
+        reason: record.reason,
+        until: record.until,
+        failures: record.failures,
+      });
+      await store.setCooldown(id, record);
+    } else if (previous !== undefined) await store.releaseProbe(id);
+  }
+
+  function toRest(candidate: Candidate, committed: CommittedAttempt): Pick<ExecuteResult, 'rest' | 'cancel'> {
+    let settled = false;
+    const settle = async (error?: RouterError): Promise<void> => {
+      if (settled) return;
+      settled = true;
+      if (error === undefined || error.code === 'CLIENT_CLOSED') await onSuccess(candidate, committed.ttftMs);
+      else await onFailure(candidate, error);
+    };
+    const cancel = (): void => {
+      committed.abort();
+      void committed.iterator.return?.();
+      void settle();
+    };
+    const rest: AsyncIterable<UpstreamEvent> = {
+      async *[Symbol.asyncIterator]() {
+        try {
+          for (;;) {
+            const next = await committed.iterator.next();
+            if (next.done === true) break;
+            yield next.value;
+          }
+          await settle();
+        } catch (error) {
+          const routerError =
+            error instanceof RouterError
+              ? error
+              : new RouterError({ code: 'INTERNAL', message: String(error) });
+          await settle(routerError);
+          throw routerError;
+        } finally {
+          if (!settled) cancel();
+        }
+      },
+    };
+    return { rest, cancel };
+  }
+
+  async function execute(request: ExecuteRequest): Promise<ExecuteResult> {
+    const { plan } = request;
+    const { retry } = options.table().balancer;
+    const deadlineAt = request.startedAt + plan.timeouts.total_ms;
+    const attempts: AttemptRecord[] = [];
+    let upstreamMs = 0;
+    let calls = 0;
+    /** After a context-length rejection, only deployments with a larger window are worth a call. */
+    let minimumWindow = 0;
+    const candidates = await orderCandidates(plan);
+    for (let round = 0; ; round += 1) {
+      const retryable: Candidate[] = [];
+      let retryAfterSeconds: number | undefined;
+      for (const candidate of candidates) {
+        if (calls >= retry.max_attempts) break;
+        const record = (outcome: string, message: string, called: boolean, durationMs: number): void => {
+          const entry = {
+            deploymentId: candidate.deployment.id,
+            outcome,
+            message,
+            called,
+            fallback: candidate.fallback,
+            durationMs,
+          };
+          attempts.push(entry);
+          options.onAttempt?.({ ...entry, requestId: request.requestId });
+        };
+        if (candidate.deployment.context_window <= minimumWindow) continue;
+        const availability = await checkAvailable(candidate, plan.timeouts.total_ms);
+        if (availability.skip !== undefined) {
+          record(availability.skip.split(' ')[0] ?? 'SKIPPED', availability.skip, false, 0);
+          continue;
+        }
+        const remaining = deadlineAt - clock.now();
+        if (remaining <= 0) break;
+        calls += 1;
+        await store.addInFlight(candidate.deployment.id, 1);
+        const attemptStart = clock.now();
+        try {
+          const committed = await runAttempt({
+            upstream: options.upstream,
+            clock,
+            deployment: candidate.deployment,
+            path: request.path,
+            body: request.toBody(candidate.deployment),
+            signal: request.signal,
+            limits: {
+              connectMs: Math.min(plan.timeouts.connect_ms, remaining),
+              ttftMs: Math.min(plan.timeouts.ttft_ms, remaining),
+              idleMs: plan.timeouts.idle_ms,
+              deadlineAt,
+            },
+            requestId: request.requestId,
+            commit: request.commit,
+          });
+          upstreamMs += clock.now() - attemptStart;
+          record('OK', 'answered', true, clock.now() - attemptStart);
+          const fallbacks = attempts.filter((attempt) => attempt.called && attempt.fallback).length;
+          if (request.commit === 'complete') await onSuccess(candidate, committed.ttftMs);
+          const tail =
+            request.commit === 'complete'
+              ? { rest: emptyEvents, cancel: () => undefined }
+              : toRest(candidate, committed);
+          return {
+            deployment: candidate.deployment,
+            attempts,
+            fallbacks,
+            upstreamMs,
+            ttftMs: committed.ttftMs,
+            head: committed.head,
+            ...tail,
+          };
+        } catch (thrown) {
+          upstreamMs += clock.now() - attemptStart;
+          const error =
+            thrown instanceof RouterError
+              ? thrown
+              : new RouterError({ code: 'INTERNAL', message: String(thrown), cause: thrown });
+          record(error.code, error.message, true, clock.now() - attemptStart);
+          await onFailure(candidate, error);
+          if (error.code === 'CLIENT_CLOSED' || !error.retryable) throw error;
+          if (error.code === 'UPSTREAM_CONTEXT_LENGTH')
+            minimumWindow = Math.max(minimumWindow, candidate.deployment.context_window);
+          else if (error.code === 'UPSTREAM_RATE_LIMITED' && candidate.groupSize <= 1) {
+            retryable.push(candidate);
+            retryAfterSeconds = Math.max(retryAfterSeconds ?? 0, error.retryAfterSeconds ?? 0);
+          }
+        }
+      }
+      const lastContextError = attempts.at(-1)?.outcome === 'UPSTREAM_CONTEXT_LENGTH';
+      if (
+        lastContextError &&
+        !candidates.some((candidate) => candidate.deployment.context_window > minimumWindow)
+      ) {
+        throw new RouterError({
+          code: 'UPSTREAM_CONTEXT_LENGTH',
+          message: `no deployment has a larger context window: ${describeAttempts(attempts)}`,
+        });
+      }
+      const wait =
+        retryable.length > 0 && calls < retry.max_attempts
+          ? toBackoffMs({
+              round,
+              baseMs: retry.backoff_base_ms,
+              maxMs: retry.backoff_max_ms,
+              random: options.random,
+              retryAfterSeconds,
+              retryAfterCapMs: retry.retry_after_cap_ms,
+            })
+          : undefined;
+      if (wait === undefined || clock.now() + wait >= deadlineAt) {
+        throw new RouterError({
+          code: 'ALL_DEPLOYMENTS_FAILED',
+          message: `all deployments for tier ${plan.tier} failed: ${attempts.length === 0 ? 'no eligible deployment' : describeAttempts(attempts)}`,
+          retryable: false,
+          ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
+        });
+      }
+      candidates.splice(0, candidates.length, ...retryable);
+      await options.sleep(wait, request.signal).catch((cause: unknown) => {
+        throw new RouterError({
+          code: 'CLIENT_CLOSED',
+          message: 'client closed the connection during backoff',
+          cause,
+        });
+      });
+    }
+  }
+
+  return { execute };
+}
+
+const emptyEvents: AsyncIterable<UpstreamEvent> = {
+  async *[Symbol.asyncIterator]() {
+    // nothing after a buffered attempt
+  },
+};

@@ -1,0 +1,26 @@
+import type { DeploymentConfig, TimeoutsConfig } from '../config/routing-table-schema.js';
+import type { TableTier } from '../config/routing-table-schema.js';
+import type { BalanceStrategy } from './order-group.js';
+
+/** Where a request may go, decided by the policy layer before any upstream call. */
+export interface RoutePlan {
+  tier: TableTier;
+  /** Eligible members of the tier's group, balanced among themselves. */
+  group: readonly DeploymentConfig[];
+  /** Eligible deployments of the quality-ordered fallback chain, tried in order after the group. */
+  fallback: readonly DeploymentConfig[];
+  strategy: BalanceStrategy;
+  timeouts: TimeoutsConfig;
+}
+
+/** One upstream attempt, or one candidate skipped without a call. */
+export interface AttemptRecord {
+  deploymentId: string;
+  /** Error code of a failed attempt, or why the candidate was skipped. */
+  outcome: string;
+  message: string;
+  /** False for candidates skipped without a call (cooling down, probe taken, full). */
+  called: boolean;
+  fallback: boolean;
+  durationMs: number;
+}

@@ -1,0 +1,62 @@
+import type { DeploymentConfig } from '../config/routing-table-schema.js';
+import type { Clock } from '../shared/clock.js';
+import { RouterError } from '../shared/errors.js';
+import type { AttemptLimits, Upstream, UpstreamEvent } from '../upstream/upstream.js';
+
+/** When the balancer stops failing over: at the first content token (streams) or at the end (buffered). */
+export type CommitPoint = 'first_content' | 'complete';
+
+export interface AttemptInput {
+  upstream: Upstream;
+  clock: Clock;
+  deployment: DeploymentConfig;
+  path: string;
+  body: string;
+  signal: AbortSignal;
+  limits: AttemptLimits;
+  requestId: string;
+  commit: CommitPoint;
+}
+
+export interface CommittedAttempt {
+  /** Events read before the commit point (every event for `complete`). */
+  head: UpstreamEvent[];
+  /** The live iterator after the commit point; already finished for `complete`. */
+  iterator: AsyncIterator<UpstreamEvent>;
+  /** Time from the attempt start to the first content token (or to the end), ms. */
+  ttftMs: number;
+  abort(): void;
+}
+
+/** Opens one attempt and reads it up to the commit point; throws a RouterError on any failure. */
+export async function runAttempt(input: AttemptInput): Promise<CommittedAttempt> {
+  const startedAt = input.clock.now();
+  const attempt = await input.upstream.open({
+    deployment: input.deployment,
+    path: input.path,
+    body: input.body,
+    signal: input.signal,
+    limits: input.limits,
+    requestId: input.requestId,
+  });
+  const iterator = attempt.events[Symbol.asyncIterator]();
+  const head: UpstreamEvent[] = [];
+  let ttftMs: number | undefined;
+  try {
+    for (;;) {
+      const next = await iterator.next();
+      if (next.done === true) break;
+      head.push(next.value);
+      if (next.value.firstContent) {
+        ttftMs = input.clock.now() - startedAt;
+        if (input.commit === 'first_content') break;
+      }
+    }
+  } catch (error) {
+    attempt.abort();
+    throw error instanceof RouterError
+      ? error
+      : new RouterError({ code: 'INTERNAL', message: String(error), cause: error });
+  }
+  return { head, iterator, ttftMs: ttftMs ?? input.clock.now() - startedAt, abort: () => attempt.abort() };
+}

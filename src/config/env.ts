@@ -1,0 +1,20 @@
+import { z } from 'zod';
+
+/** Environment variables autotier reads, validated once at start. */
+export const envSchema = z.object({
+  AUTOTIER_PORT: z.coerce.number().int().min(0).max(65_535).default(4000),
+  AUTOTIER_HOST: z.string().default('0.0.0.0'),
+  AUTOTIER_ROUTING_TABLE: z.string().default('routing-tables/default.yaml'),
+  AUTOTIER_LOG_LEVEL: z.enum(['error', 'warn', 'info', 'debug']).default('info'),
+  AUTOTIER_REDIS_URL: z.string().optional(),
+  AUTOTIER_WORKERS: z.coerce.number().int().min(1).max(64).default(1),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export function parseEnv(source: Readonly<Record<string, string | undefined>>): Env {
+  const result = envSchema.safeParse(source);
+  if (result.success) return result.data;
+  const lines = result.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+  throw new Error(`invalid environment:\n${lines.join('\n')}`);
+}

@@ -1,0 +1,102 @@
+import { readFile } from 'node:fs/promises';
+import { parse as parseYaml, YAMLParseError } from 'yaml';
+import type { z } from 'zod';
+import { RouterError } from '../shared/errors.js';
+import { deepFreeze } from '../shared/deep-freeze.js';
+import { TIERS } from '../shared/tier.js';
+import { routingTableSchema, type RoutingTable } from './table-schema.js';
+import type { DeploymentConfig } from './routing-table-schema.js';
+
+export interface TableProblem {
+  /** Dotted key path, e.g. `tiers.SIMPLE.timeouts.ttft_ms`. */
+  path: string;
+  message: string;
+}
+
+export interface LoadedTable {
+  table: RoutingTable;
+  /** Where it came from (file path or `<embedded>`). */
+  source: string;
+  /** Non-fatal findings, e.g. a group mixing served models. */
+  warnings: readonly string[];
+  /** Short content hash, shown in /autotier/state and logs. */
+  version: string;
+  loadedAt: number;
+}
+
+function toPath(path: readonly PropertyKey[]): string {
+  return path.length === 0 ? '(root)' : path.map(String).join('.');
+}
+
+export function toTableProblems(error: z.ZodError): TableProblem[] {
+  return error.issues.map((issue) => ({ path: toPath(issue.path), message: issue.message }));
+}
+
+/** Validation failure naming the file and every bad key path. */
+function toConfigError(source: string, problems: readonly TableProblem[]): RouterError {
+  const lines = problems.map((problem) => `  ${problem.path}: ${problem.message}`);
+  return new RouterError({
+    code: 'CONFIG_INVALID',
+    message: `invalid routing table ${source}:\n${lines.join('\n')}`,
+    cause: problems,
+  });
+}
+
+/** Groups whose deployments serve different models or quantizations answer with random quality. */
+export function findMixedGroups(table: RoutingTable): string[] {
+  const byId = new Map(table.deployments.map((deployment) => [deployment.id, deployment]));
+  const warnings: string[] = [];
+  for (const tierName of [...TIERS, 'VISION'] as const) {
+    const group = table.tiers[tierName]?.group ?? [];
+    const members = group
+      .map((id) => byId.get(id))
+      .filter((value): value is DeploymentConfig => value !== undefined);
+    const models = new Set(members.map((member) => member.model));
+    const quantizations = new Set(members.map((member) => member.quantization ?? 'unspecified'));
+    if (models.size > 1)
+      warnings.push(`tiers.${tierName}.group mixes served models: ${[...models].join(', ')}`);
+    if (quantizations.size > 1) {
+      warnings.push(`tiers.${tierName}.group mixes quantizations: ${[...quantizations].join(', ')}`);
+    }
+  }
+  return warnings;
+}
+
+function hashText(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < text.length; index += 1) {
+    hash = Math.imul(hash ^ text.charCodeAt(index), 0x01000193);
+  }
+  return (hash >>> 0).toString(16).padStart(8, '0');
+}
+
+export interface ParseTableOptions {
+  text: string;
+  source: string;
+  now: number;
+}
+
+/** Parses and validates YAML text; throws CONFIG_INVALID listing every problem. */
+export function parseRoutingTable(options: ParseTableOptions): LoadedTable {
+  let raw: unknown;
+  try {
+    raw = parseYaml(options.text);
+  } catch (error) {
+    const where = error instanceof YAMLParseError ? ` at line ${error.linePos?.[0].line ?? '?'}` : '';
+    throw toConfigError(options.source, [{ path: '(yaml)', message: `${(error as Error).message}${where}` }]);
+  }
+  const result = routingTableSchema.safeParse(raw);
+  if (!result.success) throw toConfigError(options.source, toTableProblems(result.error));
+  return {
+    table: deepFreeze(result.data),
+    source: options.source,
+    warnings: findMixedGroups(result.data),
+    version: hashText(options.text),
+    loadedAt: options.now,
+  };
+}
+
+export async function loadRoutingTableFile(path: string, now: number): Promise<LoadedTable> {
+  const text = await readFile(path, 'utf8');
+  return parseRoutingTable({ text, source: path, now });
+}

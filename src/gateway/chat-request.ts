@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { RouterError } from '../shared/errors.js';
+import type { ChatMessage } from '../shared/chat.js';
+
+/**
+ * The fields autotier reads and checks. Objects are loose: every other OpenAI field (tools,
+ * tool_choice, response_format, stop, seed, temperature, top_p, n, logprobs, user...) passes through.
+ */
+const contentPartSchema = z.looseObject({ type: z.string().min(1) });
+
+const messageSchema = z.looseObject({
+  role: z.enum(['system', 'developer', 'user', 'assistant', 'tool', 'function']),
+  content: z.union([z.string(), z.array(contentPartSchema), z.null()]).optional(),
+});
+
+const toolSchema = z.looseObject({
+  type: z.string(),
+  function: z.looseObject({ name: z.string().min(1) }).optional(),
+});
+
+export const chatRequestSchema = z.looseObject({
+  model: z.string().min(1),
+  messages: z.array(messageSchema).min(1),
+  stream: z.boolean().nullish(),
+  stream_options: z.looseObject({ include_usage: z.boolean().optional() }).nullish(),
+  max_tokens: z.number().int().positive().nullish(),
+  max_completion_tokens: z.number().int().positive().nullish(),
+  n: z.number().int().min(1).max(16).nullish(),
+  temperature: z.number().min(0).max(2).nullish(),
+  top_p: z.number().min(0).max(1).nullish(),
+  tools: z.array(toolSchema).nullish(),
+  user: z.string().nullish(),
+});
+
+export const completionRequestSchema = z.looseObject({
+  model: z.string().min(1),
+  prompt: z.union([z.string(), z.array(z.string()).min(1)]),
+  suffix: z.string().nullish(),
+  stream: z.boolean().nullish(),
+  stream_options: z.looseObject({ include_usage: z.boolean().optional() }).nullish(),
+  max_tokens: z.number().int().positive().nullish(),
+  n: z.number().int().min(1).max(16).nullish(),
+});
+
+export type ChatRequest = z.infer<typeof chatRequestSchema> & { messages: ChatMessage[] };
+export type CompletionRequest = z.infer<typeof completionRequestSchema>;
+
+/** `messages[0].content` style, as OpenAI names params. */
+function toParam(path: readonly PropertyKey[]): string {
+  return path.reduce<string>(
+    (text, key) =>
+      typeof key === 'number' ? `${text}[${key}]` : text === '' ? String(key) : `${text}.${String(key)}`,
+    '',
+  );
+}
+
+/** Parses a body with a schema, or throws INVALID_REQUEST naming the first bad field. */
+export function parseBody<T>(schema: z.ZodType<T>, body: unknown): T {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new RouterError({ code: 'INVALID_REQUEST', message: 'the request body must be a JSON object' });
+  }
+  const result = schema.safeParse(body);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const param = toParam(issue?.path ?? []);
+  throw new RouterError({
+    code: 'INVALID_REQUEST',
+    message: `invalid request: ${param === '' ? 'body' : param}: ${issue?.message ?? 'invalid'}`,
+    param,
+  });
+}

@@ -1,0 +1,142 @@
+import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import express, { type Request, type Response, type NextFunction } from 'express';
+import type { Gateway, GatewayResponse, RequestContext } from '../gateway/create-gateway.js';
+import type { Logger } from '../observe/logger.js';
+import type { Clock } from '../shared/clock.js';
+import { RouterError, toOpenAIErrorBody, toRouterError } from '../shared/errors.js';
+
+export interface AppDependencies {
+  gateway: Gateway;
+  logger: Logger;
+  clock: Clock;
+  /** True when a table is loaded and at least one deployment is not cooling down. */
+  isReady: () => Promise<boolean>;
+  /** Largest accepted JSON body. @default '20mb' */
+  bodyLimit?: string;
+}
+
+const REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+function toRequestId(request: Request): string {
+  const given = request.get('x-request-id');
+  return given !== undefined && REQUEST_ID.test(given) ? given : randomUUID();
+}
+
+/** Context of one request: its id, a signal aborted when the client goes away, the arrival time. */
+function toContext(request: Request, response: Response, clock: Clock): RequestContext {
+  const controller = new AbortController();
+  response.on('close', () => {
+    if (!response.writableFinished)
+      controller.abort(new RouterError({ code: 'CLIENT_CLOSED', message: 'client closed the connection' }));
+  });
+  const requestId = toRequestId(request);
+  response.setHeader('x-request-id', requestId);
+  return { requestId, signal: controller.signal, receivedAt: clock.now() };
+}
+
+async function writeStream(
+  response: Response,
+  answer: Extract<GatewayResponse, { kind: 'stream' }>,
+  signal: AbortSignal,
+): Promise<void> {
+  response.writeHead(200, {
+    ...answer.headers,
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache',
+    'x-accel-buffering': 'no',
+    connection: 'keep-alive',
+  });
+  for await (const frame of answer.events) {
+    if (signal.aborted) break;
+    if (!response.write(frame)) await once(response, 'drain', { signal }).catch(() => undefined);
+  }
+  response.end();
+}
+
+async function send(response: Response, answer: GatewayResponse, signal: AbortSignal): Promise<void> {
+  if (answer.kind === 'stream') return writeStream(response, answer, signal);
+  response.status(answer.status).set(answer.headers).json(answer.body);
+}
+
+/** The express adapter: parse, call one gateway function, write JSON or SSE. */
+export function createApp(dependencies: AppDependencies): express.Express {
+  const { gateway, clock, logger } = dependencies;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use(express.json({ limit: dependencies.bodyLimit ?? '20mb' }));
+
+  const route =
+    (handler: (body: unknown, context: RequestContext) => Promise<GatewayResponse>) =>
+    async (request: Request, response: Response): Promise<void> => {
+      const context = toContext(request, response, clock);
+      await send(response, await handler(request.body as unknown, context), context.signal);
+    };
+
+  app.post(
+    '/v1/chat/completions',
+    route((body, context) => gateway.chatCompletion(body, context)),
+  );
+  app.post(
+    '/v1/route',
+    route(async (body, context) => ({
+      kind: 'json',
+      status: 200,
+      headers: {},
+      body: await gateway.explain(body, context),
+    })),
+  );
+  app.get('/v1/models', (_request, response) => {
+    response.json(gateway.listModels());
+  });
+  app.get('/health', (_request, response) => {
+    response.json({ status: 'ok' });
+  });
+  app.get('/ready', async (_request, response) => {
+    const ready = await dependencies.isReady();
+    response.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not_ready' });
+  });
+  app.use((request: Request, _response: Response, next: NextFunction) => {
+    next(new RouterError({ code: 'MODEL_NOT_FOUND', message: `no route ${request.method} ${request.path}` }));
+  });
+  app.use((error: unknown, request: Request, response: Response, _next: NextFunction) => {
+    const routerError = toHttpError(error);
+    const requestId = (response.getHeader('x-request-id') as string | undefined) ?? toRequestId(request);
+    if (routerError.status >= 500)
+      logger.error('request failed', {
+        request_id: requestId,
+        code: routerError.code,
+        error: routerError.message,
+      });
+    if (response.headersSent) {
+      response.end();
+      return;
+    }
+    if (routerError.retryAfterSeconds !== undefined)
+      response.setHeader('retry-after', String(Math.ceil(routerError.retryAfterSeconds)));
+    response
+      .status(routerError.status)
+      .set('x-request-id', requestId)
+      .json(toOpenAIErrorBody(routerError, requestId));
+  });
+  return app;
+}
+
+/** body-parser errors (bad JSON, too large) become INVALID_REQUEST; the rest keep their code. */
+function toHttpError(error: unknown): RouterError {
+  const type = (error as { type?: unknown }).type;
+  if (type === 'entity.parse.failed')
+    return new RouterError({
+      code: 'INVALID_REQUEST',
+      message: `the body is not valid JSON: ${(error as Error).message}`,
+      param: 'body',
+    });
+  if (type === 'entity.too.large')
+    return new RouterError({
+      code: 'INVALID_REQUEST',
+      message: 'the body is larger than the configured limit',
+      param: 'body',
+    });
+  return toRouterError(error);
+}

@@ -1,0 +1,171 @@
+import type { DeploymentConfig, TableTier, TierConfig } from '../config/routing-table-schema.js';
+import type { RoutingTable } from '../config/table-schema.js';
+import type { RoutePlan } from '../balance/route-plan.js';
+import { RouterError } from '../shared/errors.js';
+import { TIERS, toTierRank, type Tier } from '../shared/tier.js';
+
+/** One rule that changed (or pinned) the tier, as shown by /v1/route and x-autotier-reason. */
+export interface RuleRecord {
+  rule: string;
+  from: string;
+  to: string;
+  reason: string;
+}
+
+export interface PlanInput {
+  table: RoutingTable;
+  /** The tier the classifier (or an alias) asked for. */
+  tier: Tier;
+  promptTokens: number;
+  /** max_tokens from the client, if any. */
+  requestedMaxTokens: number | undefined;
+  needsVision: boolean;
+  /** Deployment ids not eligible right now (outside business hours, quota spent), with the reason. */
+  unavailable?: ReadonlyMap<string, string>;
+}
+
+export interface PlannedRoute {
+  plan: RoutePlan;
+  tierConfig: TierConfig;
+  /** max_tokens sent upstream: the client's value capped by the tier, or the tier default. */
+  maxTokens: number;
+  rules: RuleRecord[];
+}
+
+export function toMaxTokens(tierConfig: TierConfig, requested: number | undefined): number {
+  return requested === undefined
+    ? tierConfig.max_tokens.default
+    : Math.min(requested, tierConfig.max_tokens.cap);
+}
+
+interface Eligibility {
+  needed: number;
+  needsVision: boolean;
+  unavailable: ReadonlyMap<string, string>;
+}
+
+function isEligible(deployment: DeploymentConfig, eligibility: Eligibility): boolean {
+  if (eligibility.unavailable.has(deployment.id)) return false;
+  if (eligibility.needsVision && !deployment.vision) return false;
+  return deployment.context_window >= eligibility.needed;
+}
+
+function toDeployments(table: RoutingTable, ids: readonly string[]): DeploymentConfig[] {
+  const byId = new Map(table.deployments.map((deployment) => [deployment.id, deployment]));
+  return ids.map((id) => byId.get(id)).filter((value): value is DeploymentConfig => value !== undefined);
+}
+
+/** Candidate tiers for a request: the asked tier and every tier above it, then VISION for images. */
+function toCandidateTiers(tier: Tier, needsVision: boolean): TableTier[] {
+  const above: TableTier[] = TIERS.filter((candidate) => toTierRank(candidate) >= toTierRank(tier));
+  return needsVision ? [...above, 'VISION'] : above;
+}
+
+/**
+ * Turns a complexity into a tier and its eligible deployments: vision moves up to the lowest tier
+ * with a vision deployment (never down), and a prompt that fits no deployment of a tier moves up to
+ * the lowest tier where it fits. Nothing fits: CONTEXT_LENGTH_EXCEEDED with the numbers.
+ */
+export function planRoute(input: PlanInput): PlannedRoute {
+  const unavailable = input.unavailable ?? new Map<string, string>();
+  const rules: RuleRecord[] = [];
+  let largestWindow = 0;
+  let sawVision = false;
+  let maxTokens = 0;
+  for (const name of toCandidateTiers(input.tier, input.needsVision)) {
+    const tierConfig = input.table.tiers[name];
+    if (tierConfig === undefined) continue;
+    maxTokens = toMaxTokens(tierConfig, input.requestedMaxTokens);
+    const eligibility = {
+      needed: input.promptTokens + maxTokens,
+      needsVision: input.needsVision,
+      unavailable,
+    };
+    const members = toDeployments(input.table, tierConfig.group);
+    const group = members.filter((deployment) => isEligible(deployment, eligibility));
+    const fallback = toDeployments(input.table, tierConfig.fallback).filter((deployment) =>
+      isEligible(deployment, eligibility),
+    );
+    sawVision ||= members.some((deployment) => deployment.vision);
+    for (const deployment of members)
+      if (!input.needsVision || deployment.vision)
+        largestWindow = Math.max(largestWindow, deployment.context_window);
+    if (group.length === 0 && fallback.length === 0) {
+      rules.push(toSkipRule({ from: name, members, eligibility, needsVision: input.needsVision }));
+      continue;
+    }
+    const plan: RoutePlan = {
+      tier: name,
+      group,
+      fallback,
+      strategy: tierConfig.strategy,
+      timeouts: tierConfig.timeouts,
+    };
+    return {
+      plan,
+      tierConfig,
+      maxTokens,
+      rules: rules.map((rule, index) => ({ ...rule, to: rules[index + 1]?.from ?? name })),
+    };
+  }
+  throw toNoRouteError({ input, largestWindow, sawVision, maxTokens });
+}
+
+function toSkipRule(skip: {
+  from: TableTier;
+  members: DeploymentConfig[];
+  eligibility: Eligibility;
+  needsVision: boolean;
+}): RuleRecord {
+  const { eligibility } = skip;
+  if (skip.needsVision && !skip.members.some((deployment) => deployment.vision)) {
+    return {
+      rule: 'vision',
+      from: skip.from,
+      to: '',
+      reason: 'request has images and this tier has no vision deployment',
+    };
+  }
+  const fits = skip.members.some((deployment) => deployment.context_window >= eligibility.needed);
+  if (!fits) {
+    const widest = Math.max(...skip.members.map((deployment) => deployment.context_window));
+    return {
+      rule: 'context_length',
+      from: skip.from,
+      to: '',
+      reason: `needs ${eligibility.needed} tokens, largest window here is ${widest}`,
+    };
+  }
+  const reasons = skip.members.map(
+    (deployment) => `${deployment.id}: ${eligibility.unavailable.get(deployment.id) ?? 'not eligible'}`,
+  );
+  return { rule: 'availability', from: skip.from, to: '', reason: reasons.join('; ') };
+}
+
+function toNoRouteError(failure: {
+  input: PlanInput;
+  largestWindow: number;
+  sawVision: boolean;
+  maxTokens: number;
+}): RouterError {
+  const { input } = failure;
+  if (input.needsVision && !failure.sawVision) {
+    return new RouterError({
+      code: 'NO_VISION_DEPLOYMENT',
+      message: `the request contains images, but no vision-capable deployment serves tier ${input.tier} or above`,
+      param: 'messages',
+    });
+  }
+  const needed = input.promptTokens + failure.maxTokens;
+  if (failure.largestWindow > 0 && needed > failure.largestWindow) {
+    return new RouterError({
+      code: 'CONTEXT_LENGTH_EXCEEDED',
+      message: `the prompt is about ${input.promptTokens} tokens and max_tokens is ${failure.maxTokens}: ${needed} tokens exceed the largest context window of ${failure.largestWindow} tokens`,
+      param: input.promptTokens > failure.largestWindow ? 'messages' : 'max_tokens',
+    });
+  }
+  return new RouterError({
+    code: 'ALL_DEPLOYMENTS_FAILED',
+    message: `no deployment is available for tier ${input.tier} or above right now`,
+  });
+}

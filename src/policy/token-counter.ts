@@ -1,0 +1,73 @@
+import { Tiktoken } from 'js-tiktoken/lite';
+import o200kBase from 'js-tiktoken/ranks/o200k_base';
+import cl100kBase from 'js-tiktoken/ranks/cl100k_base';
+import type { ChatMessage } from '../shared/chat.js';
+import { countImageParts, toMessageText } from '../shared/chat.js';
+
+export type EncodingName = 'o200k_base' | 'cl100k_base';
+
+export interface TokenCounterOptions {
+  /** Encoding used as an approximation of the Qwen tokenizer. @default o200k_base */
+  encoding: EncodingName;
+  /** Fraction added on top of the count because the encodings differ, e.g. 0.1 = +10%. */
+  safetyMargin: number;
+  /** Tokens charged per image part (a 1024x1024 image is about 1,000 vision tokens in Qwen-VL). */
+  imageTokens: number;
+}
+
+export interface TokenCounter {
+  /** Prompt tokens of a chat request (messages, images, tool definitions), margin included. */
+  countChat(request: { messages: readonly ChatMessage[]; tools?: readonly unknown[] }): Promise<number>;
+  /** Exact tokens of one text under the encoding, no margin. */
+  countText(text: string): Promise<number>;
+}
+
+/** Characters encoded between two yields to the event loop: about 2 ms of BPE work. */
+const SLICE_CHARACTERS = 8_192;
+/** Chat-template overhead per message (role markers, separators), in tokens. */
+const MESSAGE_OVERHEAD_TOKENS = 4;
+
+const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/** Cuts text into slices that end at whitespace where possible, so BPE merges are not split. */
+function toSlices(text: string): string[] {
+  const slices: string[] = [];
+  let start = 0;
+  while (start < text.length) {
+    let end = Math.min(text.length, start + SLICE_CHARACTERS);
+    if (end < text.length) {
+      const space = text.lastIndexOf(' ', end);
+      if (space > start + SLICE_CHARACTERS / 2) end = space;
+    }
+    slices.push(text.slice(start, end));
+    start = end;
+  }
+  return slices;
+}
+
+export function createTokenCounter(options: TokenCounterOptions): TokenCounter {
+  const encoder = new Tiktoken(options.encoding === 'o200k_base' ? o200kBase : cl100kBase);
+  async function countText(text: string): Promise<number> {
+    if (text.length <= SLICE_CHARACTERS) return encoder.encode(text).length;
+    let total = 0;
+    for (const slice of toSlices(text)) {
+      total += encoder.encode(slice).length;
+      await yieldToEventLoop();
+    }
+    return total;
+  }
+  return {
+    countText,
+    async countChat(request) {
+      let tokens = 0;
+      for (const message of request.messages) {
+        tokens += MESSAGE_OVERHEAD_TOKENS + (await countText(toMessageText(message.content)));
+        tokens += countImageParts(message.content) * options.imageTokens;
+        if (message.tool_calls !== undefined) tokens += await countText(JSON.stringify(message.tool_calls));
+      }
+      if (request.tools !== undefined && request.tools.length > 0)
+        tokens += await countText(JSON.stringify(request.tools));
+      return Math.ceil(tokens * (1 + options.safetyMargin));
+    },
+  };
+}

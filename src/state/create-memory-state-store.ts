@@ -1,0 +1,70 @@
+import type { Clock } from '../shared/clock.js';
+import type { CooldownRecord, StateStore } from './state-store.js';
+
+export interface MemoryStateStoreOptions {
+  clock: Clock;
+}
+
+function pick<T>(source: ReadonlyMap<string, T>, ids: readonly string[]): Map<string, T> {
+  const result = new Map<string, T>();
+  for (const id of ids) {
+    const value = source.get(id);
+    if (value !== undefined) result.set(id, value);
+  }
+  return result;
+}
+
+/** The embedded default: state in this process only. */
+export function createMemoryStateStore(options: MemoryStateStoreOptions): StateStore {
+  const cooldowns = new Map<string, CooldownRecord>();
+  const probes = new Map<string, number>();
+  const inFlight = new Map<string, number>();
+  const latencies = new Map<string, number>();
+  return {
+    getCooldowns: (ids) => Promise.resolve(pick(cooldowns, ids)),
+    setCooldown(id, record) {
+      const existing = cooldowns.get(id);
+      cooldowns.set(
+        id,
+        existing !== undefined && existing.until > record.until
+          ? { ...existing, failures: record.failures }
+          : record,
+      );
+      probes.delete(id);
+      return Promise.resolve();
+    },
+    clearCooldown(id) {
+      cooldowns.delete(id);
+      probes.delete(id);
+      return Promise.resolve();
+    },
+    acquireProbe(id, ttlMs) {
+      const now = options.clock.now();
+      const heldUntil = probes.get(id);
+      if (heldUntil !== undefined && heldUntil > now) return Promise.resolve(false);
+      probes.set(id, now + ttlMs);
+      return Promise.resolve(true);
+    },
+    releaseProbe(id) {
+      probes.delete(id);
+      return Promise.resolve();
+    },
+    addInFlight(id, delta) {
+      const next = Math.max(0, (inFlight.get(id) ?? 0) + delta);
+      if (next === 0) inFlight.delete(id);
+      else inFlight.set(id, next);
+      return Promise.resolve();
+    },
+    getInFlight: (ids) => Promise.resolve(pick(inFlight, ids)),
+    recordLatency({ id, milliseconds, alpha }) {
+      const previous = latencies.get(id);
+      latencies.set(
+        id,
+        previous === undefined ? milliseconds : alpha * milliseconds + (1 - alpha) * previous,
+      );
+      return Promise.resolve();
+    },
+    getLatencies: (ids) => Promise.resolve(pick(latencies, ids)),
+    close: () => Promise.resolve(),
+  };
+}

@@ -1,0 +1,30 @@
+/** Why and until when a deployment is benched. */
+export interface CooldownRecord {
+  /** Epoch ms when the deployment may be probed again. */
+  until: number;
+  /** Error code that benched it. */
+  reason: string;
+  /** Consecutive failures, including failed probes; doubles the next cooldown. */
+  failures: number;
+}
+
+/**
+ * Shared routing state. The memory implementation serves one process; the Redis one lets many
+ * router instances agree (issue 6). Every method is safe to call concurrently.
+ */
+export interface StateStore {
+  getCooldowns(ids: readonly string[]): Promise<ReadonlyMap<string, CooldownRecord>>;
+  /** Sets a cooldown; when one exists, the later `until` wins and failures keep counting. */
+  setCooldown(id: string, record: CooldownRecord): Promise<void>;
+  clearCooldown(id: string): Promise<void>;
+  /** Half-open probe ownership: true for exactly one caller until `ttlMs` passes or it is released. */
+  acquireProbe(id: string, ttlMs: number): Promise<boolean>;
+  releaseProbe(id: string): Promise<void>;
+  /** Adds `delta` to a deployment's in-flight count. */
+  addInFlight(id: string, delta: number): Promise<void>;
+  getInFlight(ids: readonly string[]): Promise<ReadonlyMap<string, number>>;
+  /** Folds a time-to-first-token sample (ms) into the deployment's EWMA. */
+  recordLatency(sample: { id: string; milliseconds: number; alpha: number }): Promise<void>;
+  getLatencies(ids: readonly string[]): Promise<ReadonlyMap<string, number>>;
+  close(): Promise<void>;
+}
