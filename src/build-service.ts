@@ -6,7 +6,7 @@ import type { LoadedTable } from './config/load-routing-table.js';
 import { createGateway } from './gateway/create-gateway.js';
 import { createApp } from './http/create-app.js';
 import type { Logger } from './observe/logger.js';
-import { createTokenCounter } from './policy/token-counter.js';
+import { createTokenCounter, type TokenCounter } from './policy/token-counter.js';
 import {
   systemClock,
   systemRandom,
@@ -31,6 +31,8 @@ export interface ServiceOptions {
   store?: StateStore;
   upstream?: Upstream;
   readSecret?: (name: string) => string | undefined;
+  /** Token counter; building one loads a BPE table (about 1.5 s), so share it where possible. */
+  tokenCounter?: TokenCounter;
 }
 
 export interface Service {
@@ -60,7 +62,9 @@ export function buildService(options: ServiceOptions): Service {
     logger: options.logger,
     table: () => loaded.table,
   });
-  const tokenCounter = createTokenCounter({ encoding: 'o200k_base', safetyMargin: 0.1, imageTokens: 1024 });
+  const tokenCounter =
+    options.tokenCounter ??
+    createTokenCounter({ encoding: 'o200k_base', safetyMargin: 0.1, imageTokens: 1024 });
   const gateway = createGateway({
     table: () => loaded,
     classifier: () => classifier,
