@@ -1,0 +1,157 @@
+import { describe, expect, it } from 'vitest';
+import { silentLogger } from '../observe/logger.js';
+import { createManualClock } from '../shared/clock.js';
+import type { Tier } from '../shared/tier.js';
+import { combineVerdicts, createCascadeClassifier, type CascadeOptions } from './cascade-classifier.js';
+import { createCircuitBreaker } from './circuit-breaker.js';
+import { createClassificationCache } from './classification-cache.js';
+import type { LlmOutcome, LlmStage } from './llm-stage.js';
+import type { LocalClassification, LocalClassifier } from './local-classifier.js';
+
+function localSaying(tier: Tier, confidence: number): LocalClassifier {
+  const probabilities = { SIMPLE: 0, MODERATE: 0, COMPLEX: 0, EXPERT: 0, [tier]: confidence };
+  const result: LocalClassification = {
+    tier,
+    probabilities,
+    confidence,
+    signals: ['test'],
+    needsVision: false,
+    stageLatencyMs: { heuristic: 0.01, learned: 0.01 },
+    cause: 'learned',
+  };
+  return { classifyLocal: () => result, classify: () => Promise.reject(new Error('unused')) };
+}
+
+/** An LLM stage that answers with `outcome`, or never answers (until aborted) when outcome is 'silent'. */
+function llmAnswering(outcome: LlmOutcome | 'silent'): LlmStage & { calls: number } {
+  const stage = {
+    calls: 0,
+    ask: (_input: unknown, signal: AbortSignal): Promise<LlmOutcome> => {
+      stage.calls += 1;
+      if (outcome !== 'silent') return Promise.resolve(outcome);
+      return new Promise((resolve) =>
+        signal.addEventListener('abort', () => resolve({ ok: false, problem: 'deadline' })),
+      );
+    },
+  };
+  return stage;
+}
+
+const verdict = (complexity: Tier): LlmOutcome => ({
+  ok: true,
+  verdict: { complexity, reason: 'r', needsVision: false },
+});
+
+function cascade(overrides: Partial<CascadeOptions>): ReturnType<typeof createCascadeClassifier> {
+  const clock = overrides.clock ?? createManualClock(0);
+  return createCascadeClassifier({
+    mode: 'cascade',
+    local: localSaying('MODERATE', 0.9),
+    llm: llmAnswering(verdict('EXPERT')),
+    breaker: createCircuitBreaker({ clock, failureThreshold: 2, openMs: 10_000 }),
+    cache: createClassificationCache({ clock, maxEntries: 100, ttlMs: 60_000 }),
+    threshold: 0.6,
+    deadlineMs: 50,
+    disagreement: 'round_up',
+    clock,
+    now: () => performance.now(),
+    logger: silentLogger,
+    ...overrides,
+  });
+}
+
+const request = (text: string) => ({ messages: [{ role: 'user', content: text }] });
+
+describe('the classification cascade', () => {
+  it('decides locally when the learned model is sure', async () => {
+    const llm = llmAnswering(verdict('EXPERT'));
+    const decision = await cascade({ llm }).classify(request('a'));
+    expect(decision).toMatchObject({ tier: 'MODERATE', cause: 'learned', llmCalled: false });
+    expect(llm.calls).toBe(0);
+  });
+
+  it('asks the LLM when the learned model is below the threshold, and rounds up a one-tier disagreement', async () => {
+    const decision = await cascade({
+      local: localSaying('MODERATE', 0.4),
+      llm: llmAnswering(verdict('SIMPLE')),
+    }).classify(request('a'));
+    expect(decision).toMatchObject({ tier: 'MODERATE', cause: 'llm', llmCalled: true });
+  });
+
+  it('takes the LLM verdict when the stages disagree by two tiers', async () => {
+    const decision = await cascade({
+      local: localSaying('SIMPLE', 0.4),
+      llm: llmAnswering(verdict('COMPLEX')),
+    }).classify(request('a'));
+    expect(decision.tier).toBe('COMPLEX');
+  });
+
+  it('adds at most the deadline when the LLM never answers, and falls back one tier up', async () => {
+    const started = performance.now();
+    const decision = await cascade({
+      local: localSaying('MODERATE', 0.4),
+      llm: llmAnswering('silent'),
+      deadlineMs: 50,
+    }).classify(request('a'));
+    expect(performance.now() - started).toBeLessThan(150);
+    expect(decision).toMatchObject({ tier: 'COMPLEX', cause: 'fallback' });
+  });
+
+  it('falls back on an invalid reply', async () => {
+    const decision = await cascade({
+      local: localSaying('SIMPLE', 0.3),
+      llm: llmAnswering({ ok: false, problem: 'bad json' }),
+    }).classify(request('a'));
+    expect(decision).toMatchObject({ tier: 'MODERATE', cause: 'fallback' });
+  });
+
+  it('stops calling a failing LLM once the circuit opens, and probes again after open_ms', async () => {
+    const clock = createManualClock(0);
+    const llm = llmAnswering({ ok: false, problem: '500' });
+    const classifier = cascade({ clock, local: localSaying('SIMPLE', 0.3), llm });
+    for (const text of ['a', 'b', 'c', 'd']) await classifier.classify(request(text));
+    expect(llm.calls).toBe(2);
+    clock.advance(10_000);
+    await classifier.classify(request('e'));
+    expect(llm.calls).toBe(3);
+  });
+
+  it('answers a repeated request from the cache without any stage', async () => {
+    const llm = llmAnswering(verdict('EXPERT'));
+    const classifier = cascade({ local: localSaying('COMPLEX', 0.5), llm });
+    await classifier.classify(request('Prove it.'));
+    const again = await classifier.classify(request('  prove   IT. '));
+    expect(again).toMatchObject({ tier: 'EXPERT', cause: 'cache' });
+    expect(llm.calls).toBe(1);
+  });
+
+  it('expires cached decisions after the TTL', async () => {
+    const clock = createManualClock(0);
+    const llm = llmAnswering(verdict('EXPERT'));
+    const classifier = cascade({ clock, local: localSaying('COMPLEX', 0.5), llm });
+    await classifier.classify(request('x'));
+    clock.advance(60_000);
+    expect((await classifier.classify(request('x'))).cause).toBe('llm');
+  });
+
+  it('always asks in llm mode and never in local mode', async () => {
+    const asked = llmAnswering(verdict('SIMPLE'));
+    expect((await cascade({ mode: 'llm', llm: asked }).classify(request('a'))).tier).toBe('SIMPLE');
+    const never = llmAnswering(verdict('SIMPLE'));
+    expect(
+      (
+        await cascade({ mode: 'local', local: localSaying('MODERATE', 0.1), llm: never }).classify(
+          request('a'),
+        )
+      ).cause,
+    ).toBe('learned');
+    expect(never.calls).toBe(0);
+  });
+
+  it('combines one-tier disagreements by the configured policy', () => {
+    expect(combineVerdicts('SIMPLE', 'MODERATE', 'round_up')).toBe('MODERATE');
+    expect(combineVerdicts('COMPLEX', 'MODERATE', 'round_up')).toBe('COMPLEX');
+    expect(combineVerdicts('COMPLEX', 'MODERATE', 'llm')).toBe('MODERATE');
+    expect(combineVerdicts('COMPLEX', 'MODERATE', 'local')).toBe('COMPLEX');
+  });
+});

@@ -1,0 +1,133 @@
+import type { Clock } from '../shared/clock.js';
+import { maxTier, toNextTier, toTierRank, type Tier } from '../shared/tier.js';
+import type { Logger } from '../observe/logger.js';
+import type { CircuitBreaker } from './circuit-breaker.js';
+import type { ClassificationCache } from './classification-cache.js';
+import { toCacheKey } from './classification-cache.js';
+import { toClassifyInput } from './classify-input.js';
+import type { ClassificationDecision, Classifier, ClassifyRequest } from './decision.js';
+import type { LlmStage, LlmOutcome } from './llm-stage.js';
+import {
+  isSureLocalDecision,
+  toClassificationDecision,
+  type LocalClassification,
+  type LocalClassifier,
+} from './local-classifier.js';
+import type { LlmVerdict } from './parse-classifier-reply.js';
+
+export interface CascadeOptions {
+  mode: 'local' | 'cascade' | 'llm';
+  local: LocalClassifier;
+  /** Absent when no classifier deployment is configured: the cascade then stays local. */
+  llm: LlmStage | undefined;
+  breaker: CircuitBreaker;
+  cache: ClassificationCache;
+  /** Local top probability at or above which the LLM is not asked. */
+  threshold: number;
+  /** Hard deadline of the LLM call, ms. */
+  deadlineMs: number;
+  disagreement: 'round_up' | 'llm' | 'local';
+  clock: Clock;
+  /** High-resolution ms for stage latencies. */
+  now: () => number;
+  logger: Logger;
+}
+
+/** When the two stages disagree by one tier, the policy decides; by two or more, the LLM does. */
+export function combineVerdicts(local: Tier, llm: Tier, policy: CascadeOptions['disagreement']): Tier {
+  if (Math.abs(toTierRank(local) - toTierRank(llm)) !== 1) return llm;
+  if (policy === 'round_up') return maxTier(local, llm);
+  return policy === 'llm' ? llm : local;
+}
+
+async function askWithDeadline(
+  stage: LlmStage,
+  request: { input: ReturnType<typeof toClassifyInput>; deadlineMs: number; signal: AbortSignal | undefined },
+): Promise<LlmOutcome> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), request.deadlineMs);
+  const onAbort = (): void => controller.abort();
+  request.signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    return await stage.ask(request.input, controller.signal);
+  } finally {
+    clearTimeout(timer);
+    request.signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+/**
+ * Heuristics and the learned model first; the LLM only when they are unsure (or always, in `llm`
+ * mode), under a hard deadline and behind a circuit breaker. A failed LLM call falls back to the
+ * local decision, rounded up one tier when the local stage was unsure.
+ */
+export function createCascadeClassifier(options: CascadeOptions): Classifier {
+  const fromLlm = (
+    local: LocalClassification,
+    verdict: LlmVerdict,
+    llmMs: number,
+  ): ClassificationDecision => {
+    const tier =
+      options.mode === 'llm'
+        ? verdict.complexity
+        : combineVerdicts(local.tier, verdict.complexity, options.disagreement);
+    return {
+      ...toClassificationDecision(local),
+      tier,
+      cause: 'llm',
+      confidence: tier === verdict.complexity ? 1 : local.probabilities[tier],
+      needsVision: local.needsVision || verdict.needsVision,
+      stageLatencyMs: { ...local.stageLatencyMs, llm: llmMs },
+      llmCalled: true,
+      reason: verdict.reason,
+    };
+  };
+  const fallback = (local: LocalClassification, problem: string, llmMs: number): ClassificationDecision => {
+    const sure = isSureLocalDecision(local, options.threshold);
+    const tier = sure ? local.tier : toNextTier(local.tier);
+    return {
+      ...toClassificationDecision(local),
+      tier,
+      cause: 'fallback',
+      stageLatencyMs: { ...local.stageLatencyMs, llm: llmMs },
+      llmCalled: llmMs > 0,
+      reason: `LLM stage unavailable (${problem})`,
+    };
+  };
+
+  async function classify(request: ClassifyRequest, signal?: AbortSignal): Promise<ClassificationDecision> {
+    const input = toClassifyInput(request);
+    const key = toCacheKey(input);
+    const cached = options.cache.get(key);
+    if (cached !== undefined) return { ...cached, cause: 'cache', llmCalled: false, stageLatencyMs: {} };
+    const local = options.local.classifyLocal(request);
+    const wantsLlm =
+      options.mode === 'llm' ||
+      (options.mode === 'cascade' && !isSureLocalDecision(local, options.threshold));
+    let decision: ClassificationDecision;
+    if (!wantsLlm) decision = toClassificationDecision(local);
+    else if (options.llm === undefined) decision = fallback(local, 'no classifier deployment', 0);
+    else if (!options.breaker.allow()) decision = fallback(local, 'circuit open', 0);
+    else {
+      const started = options.now();
+      const outcome = await askWithDeadline(options.llm, { input, deadlineMs: options.deadlineMs, signal });
+      const llmMs = options.now() - started;
+      if (outcome.ok) options.breaker.succeed();
+      else if (signal?.aborted !== true) {
+        options.breaker.fail();
+        options.logger.warn('classifier LLM failed', {
+          problem: outcome.problem,
+          latency_ms: Math.round(llmMs),
+          breaker: options.breaker.state(),
+        });
+      }
+      decision = outcome.ok
+        ? fromLlm(local, outcome.verdict, llmMs)
+        : fallback(local, outcome.problem, llmMs);
+    }
+    if (decision.cause !== 'fallback') options.cache.set(key, decision);
+    return decision;
+  }
+
+  return { classify };
+}

@@ -1,0 +1,69 @@
+import type { LoadedTable } from '../config/load-routing-table.js';
+import type { Logger } from '../observe/logger.js';
+import type { Clock } from '../shared/clock.js';
+import { TIERS } from '../shared/tier.js';
+import { createCascadeClassifier } from './cascade-classifier.js';
+import { createCircuitBreaker } from './circuit-breaker.js';
+import { createClassificationCache } from './classification-cache.js';
+import type { Classifier } from './decision.js';
+import { createLlmStage } from './llm-stage.js';
+import { createLocalClassifier } from './local-classifier.js';
+import type { LocalModel } from './local-model.js';
+
+export interface TableClassifierOptions {
+  loaded: LoadedTable;
+  model: LocalModel;
+  /** prompts/classifier.md as read from disk. */
+  promptTemplate: string;
+  clock: Clock;
+  logger: Logger;
+  readSecret: (name: string) => string | undefined;
+  now?: () => number;
+}
+
+/** Fills `{{SIMPLE_MODEL}}`-style placeholders; split/join, so `$` and braces in values stay literal. */
+export function renderPrompt(template: string, values: Readonly<Record<string, string>>): string {
+  let text = template;
+  for (const [name, value] of Object.entries(values)) text = text.split(`{{${name}}}`).join(value);
+  return text;
+}
+
+/** The classifier a routing table describes: mode, threshold, deadline, breaker and cache. */
+export function createTableClassifier(options: TableClassifierOptions): Classifier {
+  const { table } = options.loaded;
+  const config = table.classifier;
+  const byId = new Map(table.deployments.map((deployment) => [deployment.id, deployment]));
+  const modelOf = (tier: (typeof TIERS)[number]): string =>
+    byId.get(table.tiers[tier].group[0] ?? '')?.model ?? tier;
+  const systemPrompt = renderPrompt(
+    options.promptTemplate,
+    Object.fromEntries(TIERS.map((tier) => [`${tier}_MODEL`, modelOf(tier)])),
+  );
+  const deployment = config.deployment === undefined ? undefined : byId.get(config.deployment);
+  const apiKey =
+    deployment?.api_key_env === undefined ? undefined : options.readSecret(deployment.api_key_env);
+  return createCascadeClassifier({
+    mode: config.mode,
+    local: createLocalClassifier({ mode: 'local', model: options.model }),
+    llm:
+      deployment === undefined
+        ? undefined
+        : createLlmStage({ deployment, systemPrompt, maxTokens: config.max_tokens, apiKey }),
+    breaker: createCircuitBreaker({
+      clock: options.clock,
+      failureThreshold: config.circuit_breaker.failures,
+      openMs: config.circuit_breaker.open_ms,
+    }),
+    cache: createClassificationCache({
+      clock: options.clock,
+      maxEntries: config.cache.max_entries,
+      ttlMs: config.cache.ttl_ms,
+    }),
+    threshold: config.threshold,
+    deadlineMs: config.deadline_ms,
+    disagreement: config.disagreement,
+    clock: options.clock,
+    now: options.now ?? (() => performance.now()),
+    logger: options.logger,
+  });
+}

@@ -1,0 +1,82 @@
+import OpenAI from 'openai';
+import type { DeploymentConfig } from '../config/routing-table-schema.js';
+import type { ClassifyInput } from './classify-input.js';
+import { parseClassifierReply, type LlmVerdict } from './parse-classifier-reply.js';
+
+export interface LlmStageOptions {
+  deployment: DeploymentConfig;
+  /** The rendered system prompt (prompts/classifier.md with the tier models filled in). */
+  systemPrompt: string;
+  maxTokens: number;
+  apiKey: string | undefined;
+}
+
+export type LlmOutcome = { ok: true; verdict: LlmVerdict } | { ok: false; problem: string };
+
+export interface LlmStage {
+  /** Asks the classifier model; never throws: failures come back as `{ ok: false }`. */
+  ask(input: ClassifyInput, signal: AbortSignal): Promise<LlmOutcome>;
+}
+
+/** JSON schema for vLLM's guided decoding, so the reply is valid JSON by construction. */
+const VERDICT_SCHEMA = {
+  type: 'object',
+  properties: {
+    complexity: { type: 'string', enum: ['SIMPLE', 'MODERATE', 'COMPLEX', 'EXPERT'] },
+    reason: { type: 'string', maxLength: 200 },
+    needs_vision: { type: 'boolean' },
+  },
+  required: ['complexity', 'reason', 'needs_vision'],
+  additionalProperties: false,
+} as const;
+
+/** The request as data: JSON-encoded, so braces, quotes and "ignore previous instructions" stay inert. */
+export function toClassifierUserMessage(input: ClassifyInput): string {
+  return JSON.stringify({
+    last_user_message: input.text,
+    last_user_message_characters: input.textLength,
+    conversation_turns: input.turns,
+    system_prompt_characters: input.systemLength,
+    images_attached: input.imageCount,
+    tools_offered: input.hasTools,
+  });
+}
+
+/** The classifier call through the openai SDK (maxRetries 0: only the cascade decides what happens next). */
+export function createLlmStage(options: LlmStageOptions): LlmStage {
+  const { deployment } = options;
+  const client = new OpenAI({
+    baseURL: deployment.base_url,
+    apiKey: options.apiKey ?? 'none',
+    maxRetries: 0,
+  });
+  return {
+    async ask(input, signal) {
+      const body = {
+        model: deployment.model,
+        messages: [
+          { role: 'system' as const, content: options.systemPrompt },
+          { role: 'user' as const, content: toClassifierUserMessage(input) },
+        ],
+        temperature: 0,
+        max_tokens: options.maxTokens,
+        chat_template_kwargs: { enable_thinking: false },
+        ...(deployment.supports_json_schema
+          ? {
+              response_format: {
+                type: 'json_schema' as const,
+                json_schema: { name: 'complexity', schema: VERDICT_SCHEMA, strict: true },
+              },
+            }
+          : {}),
+      };
+      try {
+        const completion = await client.chat.completions.create(body, { signal });
+        const content = completion.choices[0]?.message.content ?? '';
+        return parseClassifierReply(content);
+      } catch (error) {
+        return { ok: false, problem: signal.aborted ? 'deadline' : (error as Error).message };
+      }
+    },
+  };
+}

@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { TIERS, type Tier } from '../shared/tier.js';
+
+/** The classifier model's verdict. */
+export interface LlmVerdict {
+  complexity: Tier;
+  reason: string;
+  needsVision: boolean;
+}
+
+const verdictSchema = z.object({
+  complexity: z.preprocess(
+    (value) => (typeof value === 'string' ? value.trim().toUpperCase() : value),
+    z.enum(TIERS),
+  ),
+  reason: z.string().max(2000).default(''),
+  needs_vision: z
+    .preprocess((value) => (value === 'true' ? true : value === 'false' ? false : value), z.boolean())
+    .default(false),
+});
+
+export type ParsedReply = { ok: true; verdict: LlmVerdict } | { ok: false; problem: string };
+
+/** Drops a closed `<think>` block, or everything up to an unclosed one's end (Qwen3 thinking mode). */
+function stripThinking(text: string): string {
+  const withoutBlocks = text.replace(/<think>[\s\S]*?<\/think>/gi, '');
+  const close = withoutBlocks.lastIndexOf('</think>');
+  return close === -1 ? withoutBlocks : withoutBlocks.slice(close + '</think>'.length);
+}
+
+/** The first balanced `{...}` in the text, ignoring braces inside JSON strings. */
+export function findJsonObject(text: string): string | undefined {
+  const start = text.indexOf('{');
+  if (start === -1) return undefined;
+  let depth = 0;
+  let inString = false;
+  for (let index = start; index < text.length; index += 1) {
+    const character = text[index];
+    if (inString) {
+      if (character === '\\') index += 1;
+      else if (character === '"') inString = false;
+    } else if (character === '"') inString = true;
+    else if (character === '{') depth += 1;
+    else if (character === '}' && --depth === 0) return text.slice(start, index + 1);
+  }
+  return undefined;
+}
+
+/**
+ * Reads the classifier's reply robustly: a `<think>` block, code fences and prose around the JSON
+ * are tolerated; the JSON itself must hold a valid tier.
+ */
+export function parseClassifierReply(reply: string): ParsedReply {
+  const candidate = findJsonObject(stripThinking(reply));
+  if (candidate === undefined) return { ok: false, problem: 'no JSON object in the reply' };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(candidate);
+  } catch {
+    return { ok: false, problem: 'the JSON object does not parse' };
+  }
+  const result = verdictSchema.safeParse(parsed);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    return { ok: false, problem: `${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'}` };
+  }
+  return {
+    ok: true,
+    verdict: {
+      complexity: result.data.complexity,
+      reason: result.data.reason,
+      needsVision: result.data.needs_vision,
+    },
+  };
+}

@@ -1,0 +1,30 @@
+import { readFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { ERROR_CATALOGUE, RouterError, toOpenAIErrorBody } from './errors.js';
+
+describe('the error catalogue', () => {
+  it('documents every code in the README with its status', async () => {
+    const readme = await readFile('README.md', 'utf8');
+    for (const [code, entry] of Object.entries(ERROR_CATALOGUE)) {
+      expect(readme).toContain(`| \`${code.toLowerCase()}\` | ${entry.status} |`);
+    }
+  });
+
+  it('builds OpenAI-shaped bodies whose status comes from the code', () => {
+    const error = new RouterError({
+      code: 'CONTEXT_LENGTH_EXCEEDED',
+      message: 'too long',
+      param: 'messages',
+    });
+    expect(error.status).toBe(400);
+    expect(toOpenAIErrorBody(error, 'r1')).toEqual({
+      error: {
+        message: 'too long',
+        type: 'invalid_request_error',
+        code: 'context_length_exceeded',
+        param: 'messages',
+        request_id: 'r1',
+      },
+    });
+  });
+});

@@ -1,0 +1,127 @@
+import { readFile } from 'node:fs/promises';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { buildService, type Service } from './build-service.js';
+import { createTableClassifier } from './classify/create-table-classifier.js';
+import { loadLocalModel, type LocalModel } from './classify/local-model.js';
+import { parseEnv, type Env } from './config/env.js';
+import { loadRoutingTableFile, type LoadedTable } from './config/load-routing-table.js';
+import { createTableReloader } from './config/watch-routing-table.js';
+import type { Logger } from './observe/logger.js';
+import { createWinstonLogger } from './observe/winston-logger.js';
+import { systemClock } from './shared/clock.js';
+
+/** The project root: one level above src/ (tsx) or dist/ (node). */
+export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+export const DEFAULT_MODEL_PATH = join(PROJECT_ROOT, 'src/classify/model/local-model.json');
+export const CLASSIFIER_PROMPT_PATH = join(PROJECT_ROOT, 'prompts/classifier.md');
+
+export interface StartOptions {
+  argv: readonly string[];
+  env: Readonly<Record<string, string | undefined>>;
+  logger?: Logger;
+}
+
+export interface RunningAutotier {
+  service: Service;
+  url: string;
+  env: Env;
+  close(): Promise<void>;
+}
+
+function toSettings(options: StartOptions): Env {
+  const { values } = parseArgs({
+    args: [...options.argv],
+    options: {
+      table: { type: 'string' },
+      port: { type: 'string' },
+      workers: { type: 'string' },
+      host: { type: 'string' },
+    },
+    strict: true,
+  });
+  return parseEnv({
+    ...options.env,
+    ...(values.table === undefined ? {} : { AUTOTIER_ROUTING_TABLE: values.table }),
+    ...(values.port === undefined ? {} : { AUTOTIER_PORT: values.port }),
+    ...(values.workers === undefined ? {} : { AUTOTIER_WORKERS: values.workers }),
+    ...(values.host === undefined ? {} : { AUTOTIER_HOST: values.host }),
+  });
+}
+
+function toModelPath(loaded: LoadedTable): string {
+  const file = loaded.table.classifier.model_file;
+  if (file === undefined) return DEFAULT_MODEL_PATH;
+  return isAbsolute(file) ? file : resolve(dirname(loaded.source), file);
+}
+
+/** Loads config, builds the service, listens, and wires SIGHUP and file-change reloads. */
+export async function startAutotier(options: StartOptions): Promise<RunningAutotier> {
+  const env = toSettings(options);
+  const logger = options.logger ?? createWinstonLogger({ level: env.AUTOTIER_LOG_LEVEL });
+  const tablePath = resolve(env.AUTOTIER_ROUTING_TABLE);
+  const table = await loadRoutingTableFile(tablePath, systemClock.now());
+  for (const warning of table.warnings) logger.warn('routing table warning', { warning, table: tablePath });
+  const promptTemplate = await readFile(CLASSIFIER_PROMPT_PATH, 'utf8');
+  const models = new Map<string, LocalModel>();
+  const modelFor = (loaded: LoadedTable): LocalModel => {
+    const path = toModelPath(loaded);
+    let model = models.get(path);
+    if (model === undefined) {
+      model = loadLocalModel(path);
+      models.set(path, model);
+    }
+    return model;
+  };
+  const readSecret = (name: string): string | undefined => options.env[name];
+  const service = buildService({
+    table,
+    logger,
+    readSecret,
+    createClassifier: (loaded) =>
+      createTableClassifier({
+        loaded,
+        model: modelFor(loaded),
+        promptTemplate,
+        clock: systemClock,
+        logger,
+        readSecret,
+      }),
+  });
+  const reloader = createTableReloader({
+    path: tablePath,
+    clock: systemClock,
+    initialVersion: table.version,
+    onLoad: (loaded) => {
+      service.setTable(loaded);
+      logger.info('routing table reloaded', { table: tablePath, version: loaded.version });
+      for (const warning of loaded.warnings)
+        logger.warn('routing table warning', { warning, table: tablePath });
+    },
+    onReject: (error) =>
+      logger.error('routing table rejected; the previous table keeps serving', {
+        table: tablePath,
+        error: error.message,
+      }),
+  });
+  const onHangup = (): void => void reloader.reload();
+  process.on('SIGHUP', onHangup);
+  const { url } = await service.listen(env.AUTOTIER_PORT, env.AUTOTIER_HOST);
+  logger.info('autotier listening', {
+    url,
+    table: tablePath,
+    version: table.version,
+    classifier: table.table.classifier.mode,
+  });
+  return {
+    service,
+    url,
+    env,
+    async close() {
+      process.off('SIGHUP', onHangup);
+      reloader.close();
+      await service.close();
+    },
+  };
+}

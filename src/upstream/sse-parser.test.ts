@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { createSseParser } from './sse-parser.js';
+
+describe('createSseParser', () => {
+  it('returns the data of complete events and keeps partial ones for later', () => {
+    const parser = createSseParser();
+    expect(parser.push('data: {"a":1}\n\ndata: {"b"')).toEqual(['{"a":1}']);
+    expect(parser.push(':2}\n\n')).toEqual(['{"b":2}']);
+    expect(parser.pending()).toBe('');
+  });
+
+  it('handles CRLF framing, comments and multi-line data', () => {
+    const parser = createSseParser();
+    expect(parser.push(': ping\r\n\r\ndata: one\r\ndata: two\r\n\r\n')).toEqual(['one\ntwo']);
+  });
+
+  it('accepts data without the optional space', () => {
+    expect(createSseParser().push('data:[DONE]\n\n')).toEqual(['[DONE]']);
+  });
+
+  it('leaves a cut event pending', () => {
+    const parser = createSseParser();
+    parser.push('data: {"cho');
+    expect(parser.pending()).toBe('data: {"cho');
+  });
+});
