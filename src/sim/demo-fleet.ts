@@ -1,0 +1,48 @@
+import type { SimBackendOptions } from './types.js';
+
+/** A backend of the demo fleet; ports are assigned when the fleet starts. */
+export type DemoBackendOptions = Omit<SimBackendOptions, 'port'>;
+
+/**
+ * The default fleet of `npm run sim` and the demo: Qwen3 models on Apple-silicon (MLX) and CUDA hosts.
+ * Latencies are rough single-stream figures: time to first token in milliseconds, decode speed in
+ * tokens per second; context windows in tokens, as in routing-tables/default.yaml.
+ */
+export const DEMO_FLEET: readonly DemoBackendOptions[] = Object.freeze([
+  {
+    id: 'qwen3-8b-mlx',
+    models: ['Qwen/Qwen3-8B'],
+    latency: { ttftMs: 60, tokensPerSecond: 120, jitterMs: 20 },
+    contextWindow: 32768,
+  },
+  {
+    id: 'qwen3-14b-mlx',
+    models: ['Qwen/Qwen3-14B'],
+    latency: { ttftMs: 110, tokensPerSecond: 70, jitterMs: 30 },
+    contextWindow: 32768,
+  },
+  {
+    id: 'qwen3-30b-a3b-cuda',
+    models: ['Qwen/Qwen3-30B-A3B'],
+    latency: { ttftMs: 90, tokensPerSecond: 150, jitterMs: 30 },
+    contextWindow: 65536,
+  },
+  {
+    id: 'qwen3-30b-a3b-mlx',
+    models: ['Qwen/Qwen3-30B-A3B'],
+    latency: { ttftMs: 150, tokensPerSecond: 80, jitterMs: 40 },
+    contextWindow: 32768,
+  },
+  {
+    id: 'qwen3-235b-a22b-cuda',
+    models: ['Qwen/Qwen3-235B-A22B'],
+    latency: { ttftMs: 400, tokensPerSecond: 25, jitterMs: 100 },
+    contextWindow: 131072,
+  },
+  {
+    id: 'qwen3-vl-8b',
+    models: ['Qwen/Qwen3-VL-8B-Instruct'],
+    latency: { ttftMs: 120, tokensPerSecond: 90, jitterMs: 30 },
+    contextWindow: 32768,
+  },
+]);

@@ -1,0 +1,67 @@
+import { toChatPlan, type ChatPlan, type PlanContext } from './chat-plan.js';
+import { toChatRequestView } from './chat-request.js';
+import { toChatResponseBody } from './chat-response-body.js';
+import { toChatStreamFrames, type ResponseMeta } from './chat-stream-frames.js';
+import { toCompletionResponseBody, toCompletionStreamFrames } from './completion-frames.js';
+import { toCompletionPlan, toCompletionRequestView } from './completion-plan.js';
+import { estimatePromptTokens, estimateTextTokens } from './prompt-tokens.js';
+import type { StreamFrames } from './stream-frames.js';
+
+/** One generation request, read and ready to be planned and rendered, whatever the endpoint. */
+export interface EndpointRequest {
+  model: string;
+  stream: boolean;
+  includeUsage: boolean;
+  maxTokens: number | undefined;
+  promptTokens: number;
+  /** `top_logprobs` count when logprobs were requested, else undefined. */
+  topLogprobs: number | undefined;
+  plan(context: PlanContext): ChatPlan;
+  toFrames(plan: ChatPlan, meta: ResponseMeta): StreamFrames;
+  toBody(plan: ChatPlan, meta: ResponseMeta): string;
+}
+
+export interface GenerationEndpoint {
+  kind: 'chat' | 'completion';
+  /** vLLM's id prefix for this endpoint's responses. */
+  idPrefix: string;
+  read(body: Record<string, unknown>): EndpointRequest;
+}
+
+export const CHAT_ENDPOINT: GenerationEndpoint = {
+  kind: 'chat',
+  idPrefix: 'chatcmpl-',
+  read: (body) => {
+    const view = toChatRequestView(body);
+    return {
+      model: view.model,
+      stream: view.stream,
+      includeUsage: view.includeUsage,
+      maxTokens: view.maxTokens,
+      promptTokens: estimatePromptTokens(view.messages),
+      topLogprobs: view.logprobs ? view.topLogprobs : undefined,
+      plan: (context) => toChatPlan(view, context),
+      toFrames: toChatStreamFrames,
+      toBody: toChatResponseBody,
+    };
+  },
+};
+
+export const COMPLETION_ENDPOINT: GenerationEndpoint = {
+  kind: 'completion',
+  idPrefix: 'cmpl-',
+  read: (body) => {
+    const view = toCompletionRequestView(body);
+    return {
+      model: view.model,
+      stream: view.stream,
+      includeUsage: view.includeUsage,
+      maxTokens: view.maxTokens,
+      promptTokens: estimateTextTokens(view.prompt),
+      topLogprobs: undefined,
+      plan: (context) => toCompletionPlan(view, context),
+      toFrames: toCompletionStreamFrames,
+      toBody: toCompletionResponseBody,
+    };
+  },
+};

@@ -1,0 +1,96 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Clock, Random, Sleep } from '../shared/clock.js';
+import type { FaultSpec } from './fault-spec.js';
+
+export type { FaultName, FaultSpec } from './fault-spec.js';
+
+export interface SimLatency {
+  /** Delay before the first content token, in milliseconds. @default 0 */
+  ttftMs?: number;
+  /** Decode speed in tokens per second; 0 or undefined means no pacing (all tokens at once). */
+  tokensPerSecond?: number;
+  /** Extra random delay added to ttftMs, uniform in [0, jitterMs), in milliseconds. @default 0 */
+  jitterMs?: number;
+}
+
+/** What a scripted responder wants the backend to answer; unset fields keep the default behaviour. */
+export interface ResponderReply {
+  content?: string;
+  toolCalls?: { name: string; arguments: string }[];
+  /** Extra delay before the first token, in milliseconds, on top of the latency settings. */
+  delayMs?: number;
+  /** An HTTP status of 400 or more answers with a vLLM-shaped error instead of a completion. */
+  status?: number;
+  errorMessage?: string;
+  finishReason?: string;
+}
+
+export interface ResponderRequest {
+  body: unknown;
+  headers: IncomingHttpHeaders;
+}
+
+/** Scripts replies per request (e.g. a classifier model); returning undefined keeps the default reply. */
+export type Responder = (request: ResponderRequest) => ResponderReply | undefined;
+
+/**
+ * Where reasoning goes when a request sets `chat_template_kwargs.enable_thinking: true`:
+ * `inline` wraps it in `<think>...</think>` inside content (no reasoning parser), `reasoning_content`
+ * streams it in `delta.reasoning_content` (vLLM with `--reasoning-parser`), `none` omits it.
+ */
+export type ReasoningMode = 'inline' | 'reasoning_content' | 'none';
+
+export interface SimBackendOptions {
+  id: string;
+  /** Served model names; the first is the default shown first in /v1/models. */
+  models: string[];
+  /** @default '127.0.0.1' */
+  host?: string;
+  /** @default 0 (an ephemeral port) */
+  port?: number;
+  latency?: SimLatency;
+  /**
+   * Context window in tokens. Prompt tokens are estimated as ceil(chars / 4) + 4 per message.
+   * @default 32768
+   */
+  contextWindow?: number;
+  /** Fault applied to every request that does not select its own by header or model suffix. */
+  fault?: FaultSpec;
+  /** Source of jitter and response ids. @default Math.random */
+  random?: Random;
+  /** Source of `created` timestamps. @default Date.now */
+  clock?: Clock;
+  /** Waits used for latency and faults; must reject when the signal aborts. @default setTimeout-based */
+  sleep?: Sleep;
+  responder?: Responder;
+  /** @default 'reasoning_content' */
+  reasoning?: ReasoningMode;
+}
+
+export interface SimStats {
+  /** Every HTTP request received, including /health, /v1/models and faulted ones. */
+  requests: number;
+  chatRequests: number;
+  completionRequests: number;
+  /** Requests per selected fault name. */
+  byFault: Record<string, number>;
+  /** Requests whose response has neither finished nor been aborted. */
+  inFlight: number;
+  /** TCP connections currently open, including idle keep-alive ones. */
+  openSockets: number;
+}
+
+export interface SimBackend {
+  id: string;
+  port: number;
+  /** e.g. `http://127.0.0.1:8101/v1` */
+  baseUrl: string;
+  stats(): SimStats;
+  resetStats(): void;
+  /** Sets the backend-wide fault; also resets the once/flapping counters. */
+  setFault(fault: FaultSpec | null): void;
+  setLatency(latency: SimLatency): void;
+  setResponder(responder: Responder | null): void;
+  /** Stops listening and destroys every socket, including stalled ones. */
+  close(): Promise<void>;
+}
