@@ -1,7 +1,7 @@
 import type { DeploymentConfig } from '../config/routing-table-schema.js';
 import type { RoutingTable } from '../config/table-schema.js';
 import type { Clock, Random, Sleep } from '../shared/clock.js';
-import { RouterError } from '../shared/errors.js';
+import { RouterError, toRouterError } from '../shared/errors.js';
 import type { Logger } from '../observe/logger.js';
 import type { StateStore } from '../state/state-store.js';
 import type { Upstream, UpstreamEvent } from '../upstream/upstream.js';
@@ -52,6 +52,21 @@ export interface ExecuteResult {
 
 export interface Balancer {
   execute(request: ExecuteRequest): Promise<ExecuteResult>;
+}
+
+/** The state of one request across its attempts. */
+interface RequestRun {
+  request: ExecuteRequest;
+  deadlineAt: number;
+  attempts: AttemptRecord[];
+  /** Time spent waiting on upstreams before the commit point, ms. */
+  upstreamMs: number;
+  calls: number;
+  /** After a context-length rejection, only deployments with a larger window are worth a call. */
+  minimumWindow: number;
+  /** Candidates worth another round: a group's only deployment that answered 429. */
+  retryable: Candidate[];
+  retryAfterSeconds: number | undefined;
 }
 
 interface Candidate {
@@ -187,126 +202,180 @@ export function createBalancer(options: BalancerOptions): Balancer {
     return { rest, cancel };
   }
 
-  async function execute(request: ExecuteRequest): Promise<ExecuteResult> {
-    const { plan } = request;
+  /** Records an attempt (or a skipped candidate) on the run and tells the observer. */
+  function record(
+    run: RequestRun,
+    entry: Omit<AttemptRecord, 'fallback' | 'deploymentId'> & { candidate: Candidate },
+  ): void {
+    const { candidate, ...rest } = entry;
+    const attempt = { deploymentId: candidate.deployment.id, fallback: candidate.fallback, ...rest };
+    run.attempts.push(attempt);
+    options.onAttempt?.({ ...attempt, requestId: run.request.requestId });
+  }
+
+  function toResult(run: RequestRun, candidate: Candidate, committed: CommittedAttempt): ExecuteResult {
+    const tail =
+      run.request.commit === 'complete'
+        ? { rest: emptyEvents, cancel: () => undefined }
+        : toRest(candidate, committed);
+    const fallbacks = run.attempts.filter((attempt) => attempt.called && attempt.fallback).length;
+    return {
+      deployment: candidate.deployment,
+      attempts: run.attempts,
+      fallbacks,
+      upstreamMs: run.upstreamMs,
+      ttftMs: committed.ttftMs,
+      head: committed.head,
+      ...tail,
+    };
+  }
+
+  /** One call to one candidate; returns the result, or undefined after a failure worth going on from. */
+  async function tryCandidate(run: RequestRun, candidate: Candidate): Promise<ExecuteResult | undefined> {
+    const { request } = run;
+    const { timeouts } = request.plan;
+    const remaining = run.deadlineAt - clock.now();
+    run.calls += 1;
+    await store.addInFlight(candidate.deployment.id, 1);
+    const attemptStart = clock.now();
+    try {
+      const committed = await runAttempt({
+        upstream: options.upstream,
+        clock,
+        deployment: candidate.deployment,
+        path: request.path,
+        body: request.toBody(candidate.deployment),
+        signal: request.signal,
+        limits: {
+          connectMs: Math.min(timeouts.connect_ms, remaining),
+          ttftMs: Math.min(timeouts.ttft_ms, remaining),
+          idleMs: timeouts.idle_ms,
+          deadlineAt: run.deadlineAt,
+        },
+        requestId: request.requestId,
+        commit: request.commit,
+      });
+      run.upstreamMs += clock.now() - attemptStart;
+      record(run, {
+        candidate,
+        outcome: 'OK',
+        message: 'answered',
+        called: true,
+        durationMs: clock.now() - attemptStart,
+      });
+      if (request.commit === 'complete') await onSuccess(candidate, committed.ttftMs);
+      return toResult(run, candidate, committed);
+    } catch (thrown) {
+      run.upstreamMs += clock.now() - attemptStart;
+      const error = toRouterError(thrown);
+      record(run, {
+        candidate,
+        outcome: error.code,
+        message: error.message,
+        called: true,
+        durationMs: clock.now() - attemptStart,
+      });
+      await onFailure(candidate, error);
+      noteFailure(run, candidate, error);
+      return undefined;
+    }
+  }
+
+  /** Decides what a failure means for the rest of the request; throws when it ends it. */
+  function noteFailure(run: RequestRun, candidate: Candidate, error: RouterError): void {
+    if (error.code === 'CLIENT_CLOSED' || !error.retryable) throw error;
+    if (error.code === 'UPSTREAM_CONTEXT_LENGTH')
+      run.minimumWindow = Math.max(run.minimumWindow, candidate.deployment.context_window);
+    else if (error.code === 'UPSTREAM_RATE_LIMITED' && candidate.groupSize <= 1) {
+      run.retryable.push(candidate);
+      run.retryAfterSeconds = Math.max(run.retryAfterSeconds ?? 0, error.retryAfterSeconds ?? 0);
+    }
+  }
+
+  /** One pass over the candidates in order. */
+  async function runRound(
+    run: RequestRun,
+    candidates: readonly Candidate[],
+  ): Promise<ExecuteResult | undefined> {
     const { retry } = options.table().balancer;
-    const deadlineAt = request.startedAt + plan.timeouts.total_ms;
-    const attempts: AttemptRecord[] = [];
-    let upstreamMs = 0;
-    let calls = 0;
-    /** After a context-length rejection, only deployments with a larger window are worth a call. */
-    let minimumWindow = 0;
-    const candidates = await orderCandidates(plan);
-    for (let round = 0; ; round += 1) {
-      const retryable: Candidate[] = [];
-      let retryAfterSeconds: number | undefined;
-      for (const candidate of candidates) {
-        if (calls >= retry.max_attempts) break;
-        const record = (outcome: string, message: string, called: boolean, durationMs: number): void => {
-          const entry = {
-            deploymentId: candidate.deployment.id,
-            outcome,
-            message,
-            called,
-            fallback: candidate.fallback,
-            durationMs,
-          };
-          attempts.push(entry);
-          options.onAttempt?.({ ...entry, requestId: request.requestId });
-        };
-        if (candidate.deployment.context_window <= minimumWindow) continue;
-        const availability = await checkAvailable(candidate, plan.timeouts.total_ms);
-        if (availability.skip !== undefined) {
-          record(availability.skip.split(' ')[0] ?? 'SKIPPED', availability.skip, false, 0);
-          continue;
-        }
-        const remaining = deadlineAt - clock.now();
-        if (remaining <= 0) break;
-        calls += 1;
-        await store.addInFlight(candidate.deployment.id, 1);
-        const attemptStart = clock.now();
-        try {
-          const committed = await runAttempt({
-            upstream: options.upstream,
-            clock,
-            deployment: candidate.deployment,
-            path: request.path,
-            body: request.toBody(candidate.deployment),
-            signal: request.signal,
-            limits: {
-              connectMs: Math.min(plan.timeouts.connect_ms, remaining),
-              ttftMs: Math.min(plan.timeouts.ttft_ms, remaining),
-              idleMs: plan.timeouts.idle_ms,
-              deadlineAt,
-            },
-            requestId: request.requestId,
-            commit: request.commit,
-          });
-          upstreamMs += clock.now() - attemptStart;
-          record('OK', 'answered', true, clock.now() - attemptStart);
-          const fallbacks = attempts.filter((attempt) => attempt.called && attempt.fallback).length;
-          if (request.commit === 'complete') await onSuccess(candidate, committed.ttftMs);
-          const tail =
-            request.commit === 'complete'
-              ? { rest: emptyEvents, cancel: () => undefined }
-              : toRest(candidate, committed);
-          return {
-            deployment: candidate.deployment,
-            attempts,
-            fallbacks,
-            upstreamMs,
-            ttftMs: committed.ttftMs,
-            head: committed.head,
-            ...tail,
-          };
-        } catch (thrown) {
-          upstreamMs += clock.now() - attemptStart;
-          const error =
-            thrown instanceof RouterError
-              ? thrown
-              : new RouterError({ code: 'INTERNAL', message: String(thrown), cause: thrown });
-          record(error.code, error.message, true, clock.now() - attemptStart);
-          await onFailure(candidate, error);
-          if (error.code === 'CLIENT_CLOSED' || !error.retryable) throw error;
-          if (error.code === 'UPSTREAM_CONTEXT_LENGTH')
-            minimumWindow = Math.max(minimumWindow, candidate.deployment.context_window);
-          else if (error.code === 'UPSTREAM_RATE_LIMITED' && candidate.groupSize <= 1) {
-            retryable.push(candidate);
-            retryAfterSeconds = Math.max(retryAfterSeconds ?? 0, error.retryAfterSeconds ?? 0);
-          }
-        }
+    for (const candidate of candidates) {
+      if (run.calls >= retry.max_attempts || run.deadlineAt <= clock.now()) return undefined;
+      if (candidate.deployment.context_window <= run.minimumWindow) continue;
+      const availability = await checkAvailable(candidate, run.request.plan.timeouts.total_ms);
+      if (availability.skip !== undefined) {
+        record(run, {
+          candidate,
+          outcome: availability.skip.split(' ')[0] ?? 'SKIPPED',
+          message: availability.skip,
+          called: false,
+          durationMs: 0,
+        });
+        continue;
       }
-      const lastContextError = attempts.at(-1)?.outcome === 'UPSTREAM_CONTEXT_LENGTH';
-      if (
-        lastContextError &&
-        !candidates.some((candidate) => candidate.deployment.context_window > minimumWindow)
-      ) {
-        throw new RouterError({
+      const result = await tryCandidate(run, candidate);
+      if (result !== undefined) return result;
+    }
+    return undefined;
+  }
+
+  /** The error that ends a request after a round, or the wait before the next round. */
+  function afterRound(run: RequestRun, round: number): { wait: number } | { error: RouterError } {
+    const { retry } = options.table().balancer;
+    const { plan } = run.request;
+    if (run.attempts.at(-1)?.outcome === 'UPSTREAM_CONTEXT_LENGTH') {
+      return {
+        error: new RouterError({
           code: 'UPSTREAM_CONTEXT_LENGTH',
-          message: `no deployment has a larger context window: ${describeAttempts(attempts)}`,
-        });
-      }
-      const wait =
-        retryable.length > 0 && calls < retry.max_attempts
-          ? toBackoffMs({
-              round,
-              baseMs: retry.backoff_base_ms,
-              maxMs: retry.backoff_max_ms,
-              random: options.random,
-              retryAfterSeconds,
-              retryAfterCapMs: retry.retry_after_cap_ms,
-            })
-          : undefined;
-      if (wait === undefined || clock.now() + wait >= deadlineAt) {
-        throw new RouterError({
-          code: 'ALL_DEPLOYMENTS_FAILED',
-          message: `all deployments for tier ${plan.tier} failed: ${attempts.length === 0 ? 'no eligible deployment' : describeAttempts(attempts)}`,
-          retryable: false,
-          ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
-        });
-      }
-      candidates.splice(0, candidates.length, ...retryable);
-      await options.sleep(wait, request.signal).catch((cause: unknown) => {
+          message: `no deployment with a larger context window is left: ${describeAttempts(run.attempts)}`,
+        }),
+      };
+    }
+    const wait =
+      run.retryable.length > 0 && run.calls < retry.max_attempts
+        ? toBackoffMs({
+            round,
+            baseMs: retry.backoff_base_ms,
+            maxMs: retry.backoff_max_ms,
+            random: options.random,
+            retryAfterSeconds: run.retryAfterSeconds,
+            retryAfterCapMs: retry.retry_after_cap_ms,
+          })
+        : undefined;
+    if (wait !== undefined && clock.now() + wait < run.deadlineAt) return { wait };
+    const detail = run.attempts.length === 0 ? 'no eligible deployment' : describeAttempts(run.attempts);
+    return {
+      error: new RouterError({
+        code: 'ALL_DEPLOYMENTS_FAILED',
+        message: `all deployments for tier ${plan.tier} failed: ${detail}`,
+        ...(run.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: run.retryAfterSeconds }),
+      }),
+    };
+  }
+
+  /**
+   * Tries the group, then the fallback chain; then, when only Retry-After stood in the way (a group's
+   * only deployment answered 429), waits with backoff and tries those again, all within total_ms.
+   */
+  async function execute(request: ExecuteRequest): Promise<ExecuteResult> {
+    const run: RequestRun = {
+      request,
+      deadlineAt: request.startedAt + request.plan.timeouts.total_ms,
+      attempts: [],
+      upstreamMs: 0,
+      calls: 0,
+      minimumWindow: 0,
+      retryable: [],
+      retryAfterSeconds: undefined,
+    };
+    let candidates = await orderCandidates(request.plan);
+    for (let round = 0; ; round += 1) {
+      const result = await runRound(run, candidates);
+      if (result !== undefined) return result;
+      const next = afterRound(run, round);
+      if ('error' in next) throw next.error;
+      candidates = run.retryable;
+      run.retryable = [];
+      await options.sleep(next.wait, request.signal).catch((cause: unknown) => {
         throw new RouterError({
           code: 'CLIENT_CLOSED',
           message: 'client closed the connection during backoff',

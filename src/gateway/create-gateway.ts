@@ -6,6 +6,7 @@ import type { TokenCounter } from '../policy/token-counter.js';
 import type { Clock } from '../shared/clock.js';
 import type { ChatChunk } from '../upstream/chat-chunk.js';
 import { TIERS } from '../shared/tier.js';
+import { toRouterError } from '../shared/errors.js';
 import { assembleChatCompletion } from './assemble-completion.js';
 import { chatRequestSchema, parseBody, type ChatRequest } from './chat-request.js';
 import { decideRoute, type RouteDecision } from './decide-route.js';
@@ -116,7 +117,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       options.logger.warn('stream failed after commit', {
         request_id: end.context.requestId,
         deployment: end.result.deployment.id,
-        error: String(end.error),
+        error: toRouterError(end.error).message,
       });
   }
 

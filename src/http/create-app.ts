@@ -100,6 +100,8 @@ export function createApp(dependencies: AppDependencies): express.Express {
   app.use((request: Request, _response: Response, next: NextFunction) => {
     next(new RouterError({ code: 'MODEL_NOT_FOUND', message: `no route ${request.method} ${request.path}` }));
   });
+  // express recognizes an error handler by its four parameters.
+  // eslint-disable-next-line max-params
   app.use((error: unknown, request: Request, response: Response, _next: NextFunction) => {
     const routerError = toHttpError(error);
     const requestId = (response.getHeader('x-request-id') as string | undefined) ?? toRequestId(request);
