@@ -62,13 +62,12 @@ export function buildService(options: ServiceOptions): Service {
     logger: options.logger,
     table: () => loaded.table,
   });
-  const tokenCounter =
-    options.tokenCounter ??
-    createTokenCounter({ encoding: 'o200k_base', safetyMargin: 0.1, imageTokens: 1024 });
+  const tokenCounter = options.tokenCounter ?? createTokenCounter({ encoding: 'o200k_base' });
   const gateway = createGateway({
     table: () => loaded,
     classifier: () => classifier,
     balancer,
+    store,
     tokenCounter,
     clock,
     logger: options.logger,

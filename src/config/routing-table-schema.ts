@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { TIERS } from '../shared/tier.js';
+import { availabilitySchema } from './availability-schema.js';
 
 /** Tiers a routing table can configure: the four complexity tiers and the vision tier. */
 export const TABLE_TIERS = [...TIERS, 'VISION'] as const;
@@ -60,6 +61,8 @@ export const deploymentSchema = z
     supports_json_schema: z.boolean().default(true),
     /** Relative compute cost of one token here, for eval cost estimates. @default 1 */
     cost_weight: z.number().nonnegative().default(1),
+    /** When the deployment takes traffic (e.g. a CUDA server that sleeps at night); always when absent. */
+    availability: availabilitySchema.optional(),
   })
   .strict();
 
@@ -84,6 +87,13 @@ export const tierSchema = z
     extra_body: z.record(z.string(), z.unknown()).default({}),
     /** Text prepended as a system message to requests of this tier. */
     system_prompt_prefix: z.string().optional(),
+    /** When the tier's own group serves; outside it `off_hours` takes over. */
+    availability: availabilitySchema.optional(),
+    /** Group and fallback chain used outside `availability`. */
+    off_hours: z
+      .object({ group: z.array(identifier).min(1), fallback: z.array(identifier).default([]) })
+      .strict()
+      .optional(),
   })
   .strict();
 

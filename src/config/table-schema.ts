@@ -46,6 +46,32 @@ export const balancerSchema = z
   })
   .strict();
 
+export const sessionsSchema = z
+  .object({
+    /** A conversation's tier never drops below the highest it used within this many minutes. @default 30 */
+    window_minutes: z.number().positive().default(30),
+    /** `header`: the x-session-id header; `header_or_user`: that, or else the request's `user` field. */
+    key: z.enum(['header', 'header_or_user']).default('header'),
+    enabled: z.boolean().default(true),
+  })
+  .strict();
+
+export const tokensSchema = z
+  .object({
+    /** Fraction added to the tiktoken count, since Qwen's tokenizer differs. @default 0.1 */
+    safety_margin: z.number().min(0).max(1).default(0.1),
+    /** Tokens counted per image part. @default 1024 */
+    image_tokens: z.number().int().nonnegative().default(1024),
+  })
+  .strict();
+
+export const overridesSchema = z
+  .object({
+    /** Whether clients may pick a model, a `tier:` alias or send x-autotier-min-tier. @default true */
+    allow_client: z.boolean().default(true),
+  })
+  .strict();
+
 const tiersSchema = z
   .object({
     SIMPLE: tierSchema,
@@ -63,6 +89,9 @@ export const routingTableSchema = z
     tiers: tiersSchema,
     classifier: classifierSchema.default(classifierSchema.parse({ mode: 'local' })),
     balancer: balancerSchema.default(balancerSchema.parse({})),
+    sessions: sessionsSchema.default(sessionsSchema.parse({})),
+    tokens: tokensSchema.default(tokensSchema.parse({})),
+    overrides: overridesSchema.default(overridesSchema.parse({})),
   })
   .strict()
   .superRefine((table, context) => {

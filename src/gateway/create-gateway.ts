@@ -5,11 +5,13 @@ import type { Logger } from '../observe/logger.js';
 import type { TokenCounter } from '../policy/token-counter.js';
 import type { Clock } from '../shared/clock.js';
 import type { ChatChunk } from '../upstream/chat-chunk.js';
-import { TIERS } from '../shared/tier.js';
+import { TIERS, toTierRank } from '../shared/tier.js';
+import { createAvailabilityChecker } from '../policy/availability.js';
+import type { StateStore } from '../state/state-store.js';
 import { toRouterError } from '../shared/errors.js';
 import { assembleChatCompletion } from './assemble-completion.js';
 import { chatRequestSchema, parseBody, type ChatRequest } from './chat-request.js';
-import { decideRoute, type RouteDecision } from './decide-route.js';
+import { decideRoute, type RouteDecision, type RouteHints } from './decide-route.js';
 import { shapeUpstreamBody } from './shape-body.js';
 import { toSse } from './to-sse.js';
 import { toRouteHeaders } from './route-headers.js';
@@ -20,6 +22,10 @@ export interface RequestContext {
   signal: AbortSignal;
   /** Epoch ms when the request arrived. */
   receivedAt: number;
+  /** Routing hints from headers. */
+  hints: RouteHints;
+  /** False when the API key (issue 6) may not override routing. @default true */
+  keyAllowsOverrides?: boolean;
 }
 
 export type GatewayResponse =
@@ -32,6 +38,7 @@ export interface GatewayOptions {
   /** The classifier for a table; built once per table load. */
   classifier: () => Classifier;
   balancer: Balancer;
+  store: StateStore;
   tokenCounter: TokenCounter;
   clock: Clock;
   logger: Logger;
@@ -46,16 +53,24 @@ export interface Gateway {
 
 export function createGateway(options: GatewayOptions): Gateway {
   const { clock } = options;
+  const checker = createAvailabilityChecker();
 
   async function decide(
     request: ChatRequest,
     context: RequestContext,
     loaded: LoadedTable,
   ): Promise<RouteDecision> {
+    const { table } = loaded;
+    const userKey = table.sessions.key === 'header_or_user' ? (request.user ?? undefined) : undefined;
     return decideRoute({
-      table: loaded.table,
+      table,
       classifier: options.classifier(),
       tokenCounter: options.tokenCounter,
+      checker,
+      store: options.store,
+      now: clock.now(),
+      hints: { ...context.hints, sessionKey: context.hints.sessionKey ?? userKey },
+      overridesAllowed: table.overrides.allow_client && context.keyAllowsOverrides !== false,
       request: {
         model: request.model,
         messages: request.messages,
@@ -86,6 +101,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       commit: stream ? 'first_content' : 'complete',
       startedAt: context.receivedAt,
     });
+    await recordSession(decision, loaded, context);
     const headers = toRouteHeaders({
       decision,
       result,
@@ -110,6 +126,17 @@ export function createGateway(options: GatewayOptions): Gateway {
         onEnd: (error) => logEnd({ result, error, context }),
       }),
     };
+  }
+
+  async function recordSession(
+    decision: RouteDecision,
+    loaded: LoadedTable,
+    context: RequestContext,
+  ): Promise<void> {
+    const key = context.hints.sessionKey ?? decision.sessionKey;
+    if (decision.sessionTier === undefined || key === undefined || !loaded.table.sessions.enabled) return;
+    const ttlMs = loaded.table.sessions.window_minutes * 60_000;
+    await options.store.raiseSessionTier({ key, rank: toTierRank(decision.sessionTier), ttlMs });
   }
 
   function logEnd(end: { result: ExecuteResult; error: unknown; context: RequestContext }): void {

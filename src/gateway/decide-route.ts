@@ -1,12 +1,14 @@
 import type { ClassificationDecision, Classifier } from '../classify/decision.js';
 import type { DeploymentConfig, TierConfig } from '../config/routing-table-schema.js';
 import type { RoutingTable } from '../config/table-schema.js';
+import type { RoutePlan } from '../balance/route-plan.js';
+import { toAvailabilityState, type AvailabilityChecker } from '../policy/availability.js';
 import { planRoute, toMaxTokens, type RuleRecord } from '../policy/plan-route.js';
 import type { TokenCounter } from '../policy/token-counter.js';
-import type { RoutePlan } from '../balance/route-plan.js';
 import { countImageParts, type ChatMessage } from '../shared/chat.js';
 import { RouterError } from '../shared/errors.js';
-import { isTier, TIERS, type Tier } from '../shared/tier.js';
+import { isTier, maxTier, TIERS, toTierFromRank, toTierRank, type Tier } from '../shared/tier.js';
+import type { StateStore } from '../state/state-store.js';
 
 /** Everything decided before the first upstream call; /v1/route returns it as is. */
 export interface RouteDecision {
@@ -19,31 +21,44 @@ export interface RouteDecision {
   tierConfig: TierConfig;
   maxTokens: number;
   rules: RuleRecord[];
+  /** The tier a session ladder records after success (undefined: no session or a pinned model). */
+  sessionTier: Tier | undefined;
+  /** The session key in force (header, or `user` when configured). */
+  sessionKey?: string | undefined;
+}
+
+/** What the client said besides the body: headers that steer routing. */
+export interface RouteHints {
+  /** x-autotier-min-tier */
+  minTier?: string | undefined;
+  /** Session key (x-session-id, or `user` when configured). */
+  sessionKey?: string | undefined;
 }
 
 export interface DecideInput {
   table: RoutingTable;
   classifier: Classifier;
   tokenCounter: TokenCounter;
+  checker: AvailabilityChecker;
+  store: StateStore;
+  now: number;
   request: {
     model: string;
     messages: readonly ChatMessage[];
     tools?: readonly unknown[] | null;
     maxTokens: number | undefined;
   };
+  hints: RouteHints;
+  /** Global `overrides.allow_client` and the API key's own setting, combined. */
+  overridesAllowed: boolean;
   signal: AbortSignal;
 }
 
 const TIER_ALIAS = /^tier:(.+)$/i;
 
-function hasImages(messages: readonly ChatMessage[]): boolean {
-  return messages.some((message) => countImageParts(message.content) > 0);
-}
-
 /** Tier of a tier alias (`tier:COMPLEX`), or undefined for anything else. */
 export function toAliasTier(model: string): Tier | undefined {
-  const match = TIER_ALIAS.exec(model);
-  const name = match?.[1]?.toUpperCase();
+  const name = TIER_ALIAS.exec(model)?.[1]?.toUpperCase();
   if (name === undefined) return undefined;
   if (!isTier(name)) {
     throw new RouterError({
@@ -53,6 +68,18 @@ export function toAliasTier(model: string): Tier | undefined {
     });
   }
   return name;
+}
+
+function toMinTier(value: string | undefined): Tier | undefined {
+  if (value === undefined || value === '') return undefined;
+  const upper = value.trim().toUpperCase();
+  if (!isTier(upper))
+    throw new RouterError({
+      code: 'INVALID_REQUEST',
+      message: `x-autotier-min-tier must be one of ${TIERS.join(', ')}`,
+      param: 'x-autotier-min-tier',
+    });
+  return upper;
 }
 
 /** A concrete served model name: balance over its deployments only, never another model. */
@@ -86,7 +113,7 @@ function decideModel(input: DecideInput, promptTokens: number): RouteDecision | 
     timeouts: tierConfig.timeouts,
   };
   const rules = [
-    { rule: 'override', from: 'auto', to: tierName, reason: `client asked for model ${request.model}` },
+    { rule: 'override', from: 'auto', to: request.model, reason: `client asked for model ${request.model}` },
   ];
   return {
     complexity: undefined,
@@ -98,51 +125,109 @@ function decideModel(input: DecideInput, promptTokens: number): RouteDecision | 
     tierConfig,
     maxTokens,
     rules,
+    sessionTier: undefined,
   };
 }
 
-/** Resolves the model field (auto, tier alias, served name), classifies if needed, and plans the route. */
-export async function decideRoute(input: DecideInput): Promise<RouteDecision> {
-  const { request } = input;
-  const promptTokens = await input.tokenCounter.countChat({
-    messages: request.messages,
-    ...(request.tools ? { tools: request.tools } : {}),
-  });
-  const aliasTier = request.model === 'auto' ? undefined : toAliasTier(request.model);
-  if (request.model !== 'auto' && aliasTier === undefined) {
-    const decision = decideModel(input, promptTokens);
-    if (decision !== undefined) return decision;
+interface Target {
+  kind: 'auto' | 'alias' | 'model';
+  tier?: Tier;
+  rules: RuleRecord[];
+}
+
+/** What the `model` field asks for, after the operator's override policy. */
+function toTarget(input: DecideInput): Target {
+  const { model } = input.request;
+  if (model === 'auto') return { kind: 'auto', rules: [] };
+  const alias = toAliasTier(model);
+  const isServed =
+    alias !== undefined ||
+    input.table.deployments.some((deployment) => deployment.model === model || deployment.id === model);
+  if (!isServed)
     throw new RouterError({
       code: 'MODEL_NOT_FOUND',
-      message: `model "${request.model}" is not served here; use "auto", a tier alias or a model from /v1/models`,
+      message: `model "${model}" is not served here; use "auto", a tier alias or a model from /v1/models`,
       param: 'model',
     });
+  if (!input.overridesAllowed)
+    return {
+      kind: 'auto',
+      rules: [
+        {
+          rule: 'override_disabled',
+          from: model,
+          to: 'auto',
+          reason: 'client overrides are disabled: classified as auto',
+        },
+      ],
+    };
+  if (alias !== undefined)
+    return {
+      kind: 'alias',
+      tier: alias,
+      rules: [{ rule: 'override', from: 'auto', to: alias, reason: `client asked for tier:${alias}` }],
+    };
+  return { kind: 'model', rules: [] };
+}
+
+/** Raises the tier to the client's minimum and to the session's ladder; each raise is a rule. */
+async function applyFloors(input: DecideInput, tier: Tier, rules: RuleRecord[]): Promise<Tier> {
+  let floored = tier;
+  const minTier = input.overridesAllowed ? toMinTier(input.hints.minTier) : undefined;
+  if (minTier !== undefined && toTierRank(minTier) > toTierRank(floored)) {
+    rules.push({ rule: 'min_tier', from: floored, to: minTier, reason: 'x-autotier-min-tier header' });
+    floored = minTier;
   }
+  const { sessionKey } = input.hints;
+  if (sessionKey !== undefined && input.table.sessions.enabled) {
+    const rank = await input.store.getSessionTier(sessionKey);
+    if (rank !== undefined && rank > toTierRank(floored)) {
+      const sessionTier = toTierFromRank(rank);
+      rules.push({
+        rule: 'session',
+        from: floored,
+        to: sessionTier,
+        reason: `session used ${sessionTier} in the last ${input.table.sessions.window_minutes} minutes`,
+      });
+      floored = sessionTier;
+    }
+  }
+  return floored;
+}
+
+/** Resolves the model field (auto, tier alias, served name), classifies if needed, and applies every rule. */
+export async function decideRoute(input: DecideInput): Promise<RouteDecision> {
+  const { request, table } = input;
+  const settings = { safetyMargin: table.tokens.safety_margin, imageTokens: table.tokens.image_tokens };
+  const promptTokens = await input.tokenCounter.countChat(
+    { messages: request.messages, tools: request.tools ?? undefined },
+    settings,
+  );
+  const target = toTarget(input);
+  if (target.kind === 'model') {
+    const decision = decideModel(input, promptTokens);
+    if (decision !== undefined) return decision;
+  }
+  const classifyRequest = { messages: request.messages, ...(request.tools ? { tools: request.tools } : {}) };
   const classification =
-    aliasTier === undefined
-      ? await input.classifier.classify(
-          { messages: request.messages, ...(request.tools ? { tools: request.tools } : {}) },
-          input.signal,
-        )
-      : undefined;
-  const tier = aliasTier ?? classification?.tier ?? 'EXPERT';
-  const needsVision = hasImages(request.messages) || (classification?.needsVision ?? false);
+    target.kind === 'auto' ? await input.classifier.classify(classifyRequest, input.signal) : undefined;
+  const asked = target.tier ?? classification?.tier ?? 'EXPERT';
+  const rules = [...target.rules];
+  const tier = await applyFloors(input, asked, rules);
+  const needsVision =
+    request.messages.some((message) => countImageParts(message.content) > 0) ||
+    (classification?.needsVision ?? false);
+  const availability = toAvailabilityState({ table, checker: input.checker, now: input.now });
   const planned = planRoute({
-    table: input.table,
+    table,
     tier,
     promptTokens,
     requestedMaxTokens: request.maxTokens,
     needsVision,
+    ...availability,
   });
-  const rules: RuleRecord[] =
-    aliasTier === undefined
-      ? planned.rules
-      : [
-          { rule: 'override', from: 'auto', to: aliasTier, reason: `client asked for tier:${aliasTier}` },
-          ...planned.rules,
-        ];
   return {
-    complexity: classification?.tier ?? aliasTier,
+    complexity: classification?.tier ?? target.tier,
     cause: classification?.cause ?? 'override',
     confidence: classification?.confidence,
     classification,
@@ -150,6 +235,10 @@ export async function decideRoute(input: DecideInput): Promise<RouteDecision> {
     plan: planned.plan,
     tierConfig: planned.tierConfig,
     maxTokens: planned.maxTokens,
-    rules,
+    rules: [...rules, ...planned.rules],
+    sessionTier:
+      input.hints.sessionKey === undefined
+        ? undefined
+        : maxTier(tier, isTier(planned.plan.tier) ? planned.plan.tier : tier),
   };
 }

@@ -32,7 +32,8 @@ function toContext(request: Request, response: Response, clock: Clock): RequestC
   });
   const requestId = toRequestId(request);
   response.setHeader('x-request-id', requestId);
-  return { requestId, signal: controller.signal, receivedAt: clock.now() };
+  const hints = { minTier: request.get('x-autotier-min-tier'), sessionKey: request.get('x-session-id') };
+  return { requestId, signal: controller.signal, receivedAt: clock.now(), hints };
 }
 
 async function writeStream(

@@ -22,6 +22,8 @@ export interface PlanInput {
   needsVision: boolean;
   /** Deployment ids not eligible right now (outside business hours, quota spent), with the reason. */
   unavailable?: ReadonlyMap<string, string>;
+  /** Tiers outside their availability window: their `off_hours` group and fallback serve. */
+  offHours?: ReadonlySet<TableTier>;
 }
 
 export interface PlannedRoute {
@@ -81,9 +83,10 @@ export function planRoute(input: PlanInput): PlannedRoute {
       needsVision: input.needsVision,
       unavailable,
     };
-    const members = toDeployments(input.table, tierConfig.group);
+    const shift = input.offHours?.has(name) === true ? tierConfig.off_hours : undefined;
+    const members = toDeployments(input.table, shift?.group ?? tierConfig.group);
     const group = members.filter((deployment) => isEligible(deployment, eligibility));
-    const fallback = toDeployments(input.table, tierConfig.fallback).filter((deployment) =>
+    const fallback = toDeployments(input.table, shift?.fallback ?? tierConfig.fallback).filter((deployment) =>
       isEligible(deployment, eligibility),
     );
     sawVision ||= members.some((deployment) => deployment.vision);
@@ -93,6 +96,26 @@ export function planRoute(input: PlanInput): PlannedRoute {
     if (group.length === 0 && fallback.length === 0) {
       rules.push(toSkipRule({ from: name, members, eligibility, needsVision: input.needsVision }));
       continue;
+    }
+    if (shift !== undefined) {
+      rules.push({
+        rule: 'business_hours',
+        from: name,
+        to: name,
+        reason: `tier ${name} is off hours: its off_hours group serves`,
+      });
+    }
+    const asleep = members.filter((deployment) => unavailable.has(deployment.id));
+    if (asleep.length > 0) {
+      const reasons = asleep.map(
+        (deployment) => `${deployment.id} ${unavailable.get(deployment.id) ?? 'unavailable'}`,
+      );
+      rules.push({
+        rule: 'availability',
+        from: name,
+        to: name,
+        reason: `${reasons.join('; ')}${group.length === 0 ? ': fallback chain serves' : ''}`,
+      });
     }
     const plan: RoutePlan = {
       tier: name,
@@ -105,7 +128,9 @@ export function planRoute(input: PlanInput): PlannedRoute {
       plan,
       tierConfig,
       maxTokens,
-      rules: rules.map((rule, index) => ({ ...rule, to: rules[index + 1]?.from ?? name })),
+      rules: rules.map((rule, index) =>
+        rule.to !== '' ? rule : { ...rule, to: rules[index + 1]?.from ?? name },
+      ),
     };
   }
   throw toNoRouteError({ input, largestWindow, sawVision, maxTokens });

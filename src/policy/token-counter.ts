@@ -9,15 +9,23 @@ export type EncodingName = 'o200k_base' | 'cl100k_base';
 export interface TokenCounterOptions {
   /** Encoding used as an approximation of the Qwen tokenizer. @default o200k_base */
   encoding: EncodingName;
+}
+
+export interface CountSettings {
   /** Fraction added on top of the count because the encodings differ, e.g. 0.1 = +10%. */
   safetyMargin: number;
   /** Tokens charged per image part (a 1024x1024 image is about 1,000 vision tokens in Qwen-VL). */
   imageTokens: number;
 }
 
+export interface ChatToCount {
+  messages: readonly ChatMessage[];
+  tools?: readonly unknown[] | undefined;
+}
+
 export interface TokenCounter {
   /** Prompt tokens of a chat request (messages, images, tool definitions), margin included. */
-  countChat(request: { messages: readonly ChatMessage[]; tools?: readonly unknown[] }): Promise<number>;
+  countChat(request: ChatToCount, settings: CountSettings): Promise<number>;
   /** Exact tokens of one text under the encoding, no margin. */
   countText(text: string): Promise<number>;
 }
@@ -58,16 +66,16 @@ export function createTokenCounter(options: TokenCounterOptions): TokenCounter {
   }
   return {
     countText,
-    async countChat(request) {
+    async countChat(request, settings) {
       let tokens = 0;
       for (const message of request.messages) {
         tokens += MESSAGE_OVERHEAD_TOKENS + (await countText(toMessageText(message.content)));
-        tokens += countImageParts(message.content) * options.imageTokens;
+        tokens += countImageParts(message.content) * settings.imageTokens;
         if (message.tool_calls !== undefined) tokens += await countText(JSON.stringify(message.tool_calls));
       }
       if (request.tools !== undefined && request.tools.length > 0)
         tokens += await countText(JSON.stringify(request.tools));
-      return Math.ceil(tokens * (1 + options.safetyMargin));
+      return Math.ceil(tokens * (1 + settings.safetyMargin));
     },
   };
 }

@@ -20,6 +20,12 @@ export function createMemoryStateStore(options: MemoryStateStoreOptions): StateS
   const probes = new Map<string, number>();
   const inFlight = new Map<string, number>();
   const latencies = new Map<string, number>();
+  const sessions = new Map<string, { rank: number; expiresAt: number }>();
+  /** Drops expired sessions now and then, so the map stays bounded by the active ones. */
+  const sweepSessions = (now: number): void => {
+    if (sessions.size < 1024) return;
+    for (const [key, entry] of sessions) if (entry.expiresAt <= now) sessions.delete(key);
+  };
   return {
     getCooldowns: (ids) => Promise.resolve(pick(cooldowns, ids)),
     setCooldown(id, record) {
@@ -65,6 +71,19 @@ export function createMemoryStateStore(options: MemoryStateStoreOptions): StateS
       return Promise.resolve();
     },
     getLatencies: (ids) => Promise.resolve(pick(latencies, ids)),
+    getSessionTier(key) {
+      const entry = sessions.get(key);
+      if (entry === undefined || entry.expiresAt <= options.clock.now()) return Promise.resolve(undefined);
+      return Promise.resolve(entry.rank);
+    },
+    raiseSessionTier({ key, rank, ttlMs }) {
+      const now = options.clock.now();
+      const entry = sessions.get(key);
+      const current = entry !== undefined && entry.expiresAt > now ? entry.rank : -1;
+      sessions.set(key, { rank: Math.max(current, rank), expiresAt: now + ttlMs });
+      sweepSessions(now);
+      return Promise.resolve();
+    },
     close: () => Promise.resolve(),
   };
 }

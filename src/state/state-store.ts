@@ -26,5 +26,9 @@ export interface StateStore {
   /** Folds a time-to-first-token sample (ms) into the deployment's EWMA. */
   recordLatency(sample: { id: string; milliseconds: number; alpha: number }): Promise<void>;
   getLatencies(ids: readonly string[]): Promise<ReadonlyMap<string, number>>;
+  /** Highest tier rank a session used within its window, or undefined. */
+  getSessionTier(key: string): Promise<number | undefined>;
+  /** Raises a session's tier rank to at least `rank` and (re)starts its window of `ttlMs`. */
+  raiseSessionTier(session: { key: string; rank: number; ttlMs: number }): Promise<void>;
   close(): Promise<void>;
 }

@@ -34,7 +34,7 @@ export const unreachableClassifier = (): Classifier => ({
 let sharedCounter: TokenCounter | undefined;
 /** One token counter per test process: building one takes about 1.5 s. */
 export function sharedTokenCounter(): TokenCounter {
-  sharedCounter ??= createTokenCounter({ encoding: 'o200k_base', safetyMargin: 0.1, imageTokens: 1024 });
+  sharedCounter ??= createTokenCounter({ encoding: 'o200k_base' });
   return sharedCounter;
 }
 
