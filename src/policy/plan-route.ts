@@ -65,8 +65,9 @@ function toCandidateTiers(tier: Tier, needsVision: boolean): TableTier[] {
 
 /**
  * Turns a complexity into a tier and its eligible deployments: vision moves up to the lowest tier
- * with a vision deployment (never down), and a prompt that fits no deployment of a tier moves up to
- * the lowest tier where it fits. Nothing fits: CONTEXT_LENGTH_EXCEEDED with the numbers.
+ * with a vision deployment (never down), and a prompt that fits no deployment of a tier's group moves
+ * up to the lowest tier where it fits. A group that fits but sleeps (business hours) keeps the tier
+ * and leaves the request to its fallback chain. Nothing fits: CONTEXT_LENGTH_EXCEEDED with the numbers.
  */
 export function planRoute(input: PlanInput): PlannedRoute {
   const unavailable = input.unavailable ?? new Map<string, string>();
@@ -93,7 +94,8 @@ export function planRoute(input: PlanInput): PlannedRoute {
     for (const deployment of members)
       if (!input.needsVision || deployment.vision)
         largestWindow = Math.max(largestWindow, deployment.context_window);
-    if (group.length === 0 && fallback.length === 0) {
+    const fitting = members.filter((deployment) => isEligible(deployment, { ...eligibility, unavailable: new Map() }));
+    if (fitting.length === 0 || (group.length === 0 && fallback.length === 0)) {
       rules.push(toSkipRule({ from: name, members, eligibility, needsVision: input.needsVision }));
       continue;
     }
