@@ -4,7 +4,7 @@ import type { Classifier } from '../../src/classify/decision.js';
 import { parseRoutingTable, type LoadedTable } from '../../src/config/load-routing-table.js';
 import type { RoutingTableInput } from '../../src/config/table-schema.js';
 import { createRecordingLogger } from '../../src/observe/logger.js';
-import type { Random } from '../../src/shared/clock.js';
+import type { Clock, Random } from '../../src/shared/clock.js';
 import { createTokenCounter, type TokenCounter } from '../../src/policy/token-counter.js';
 import { createSimulatedFleet, type SimBackend, type SimBackendOptions } from '../../src/sim/index.js';
 
@@ -13,6 +13,7 @@ export interface StackOptions {
   /** Builds the routing table once the simulated backends have their ports. */
   table: (urls: Record<string, string>) => RoutingTableInput;
   random?: Random;
+  clock?: Clock;
   classifier?: (table: LoadedTable) => Classifier;
 }
 
@@ -53,6 +54,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     tokenCounter: sharedTokenCounter(),
     createClassifier: options.classifier ?? unreachableClassifier,
     ...(options.random === undefined ? {} : { random: options.random }),
+    ...(options.clock === undefined ? {} : { clock: options.clock }),
   });
   const { url } = await service.listen(0);
   return {

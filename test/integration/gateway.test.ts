@@ -44,14 +44,12 @@ describe('the OpenAI-compatible API', () => {
     expect(response.headers.get('x-accel-buffering')).toBe('no');
     const events = toSseData(await response.text());
     expect(events.at(-1)).toBe('[DONE]');
-    const chunks = events
-      .slice(0, -1)
-      .map(
-        (data) =>
-          JSON.parse(data) as {
-            choices: { delta: { role?: string; content?: string }; finish_reason: string | null }[];
-          },
-      );
+    const chunks = events.slice(0, -1).map(
+      (data) =>
+        JSON.parse(data) as {
+          choices: { delta: { role?: string; content?: string }; finish_reason: string | null }[];
+        },
+    );
     expect(chunks[0]?.choices[0]?.delta.role).toBe('assistant');
     expect(chunks.at(-1)?.choices[0]?.finish_reason).toBe('length');
     expect(chunks.every((chunk) => chunk.choices.length > 0)).toBe(true);
