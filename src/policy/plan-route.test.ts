@@ -4,18 +4,46 @@ import { parseRoutingTable } from '../config/load-routing-table.js';
 import { RouterError } from '../shared/errors.js';
 import { planRoute } from './plan-route.js';
 
-const deployment = (id: string, context_window: number, vision = false) => ({ id, model: id, base_url: `http://127.0.0.1:1/${id}/v1`, context_window, vision });
-const tier = (group: string[], fallback: string[] = []) => ({ group, fallback, max_tokens: { cap: 4000, default: 1000 } });
+const deployment = (id: string, context_window: number, vision = false) => ({
+  id,
+  model: id,
+  base_url: `http://127.0.0.1:1/${id}/v1`,
+  context_window,
+  vision,
+});
+const tier = (group: string[], fallback: string[] = []) => ({
+  group,
+  fallback,
+  max_tokens: { cap: 4000, default: 1000 },
+});
 const { table } = parseRoutingTable({
   source: 'test',
   now: 0,
   text: stringify({
-    deployments: [deployment('small', 8000), deployment('mid', 16_000), deployment('big', 32_000), deployment('huge', 128_000), deployment('eyes', 32_000, true)],
-    tiers: { SIMPLE: tier(['small'], ['mid']), MODERATE: tier(['mid']), COMPLEX: tier(['big'], ['mid']), EXPERT: tier(['huge'], ['big']), VISION: tier(['eyes']) },
+    deployments: [
+      deployment('small', 8000),
+      deployment('mid', 16_000),
+      deployment('big', 32_000),
+      deployment('huge', 128_000),
+      deployment('eyes', 32_000, true),
+    ],
+    tiers: {
+      SIMPLE: tier(['small'], ['mid']),
+      MODERATE: tier(['mid']),
+      COMPLEX: tier(['big'], ['mid']),
+      EXPERT: tier(['huge'], ['big']),
+      VISION: tier(['eyes']),
+    },
   }),
 });
 
-const base = { table, tier: 'SIMPLE' as const, promptTokens: 100, requestedMaxTokens: undefined, needsVision: false };
+const base = {
+  table,
+  tier: 'SIMPLE' as const,
+  promptTokens: 100,
+  requestedMaxTokens: undefined,
+  needsVision: false,
+};
 
 describe('planRoute', () => {
   it('keeps the classified tier when the prompt fits', () => {
@@ -40,14 +68,26 @@ describe('planRoute', () => {
     const planned = planRoute({ ...base, promptTokens: 20_000 });
     expect(planned.plan.tier).toBe('COMPLEX');
     expect(planned.rules).toEqual([
-      { rule: 'context_length', from: 'SIMPLE', to: 'MODERATE', reason: 'needs 21000 tokens, largest window here is 8000' },
-      { rule: 'context_length', from: 'MODERATE', to: 'COMPLEX', reason: 'needs 21000 tokens, largest window here is 16000' },
+      {
+        rule: 'context_length',
+        from: 'SIMPLE',
+        to: 'MODERATE',
+        reason: 'needs 21000 tokens, largest window here is 8000',
+      },
+      {
+        rule: 'context_length',
+        from: 'MODERATE',
+        to: 'COMPLEX',
+        reason: 'needs 21000 tokens, largest window here is 16000',
+      },
     ]);
   });
 
   it('counts the client max_tokens, capped by the tier', () => {
     expect(planRoute({ ...base, promptTokens: 5000, requestedMaxTokens: 100_000 }).maxTokens).toBe(4000);
-    expect(planRoute({ ...base, promptTokens: 5000, requestedMaxTokens: 100_000 }).plan.tier).toBe('MODERATE');
+    expect(planRoute({ ...base, promptTokens: 5000, requestedMaxTokens: 100_000 }).plan.tier).toBe(
+      'MODERATE',
+    );
   });
 
   it('answers context_length_exceeded with the numbers when nothing fits', () => {
@@ -57,7 +97,9 @@ describe('planRoute', () => {
     } catch (error) {
       expect(error).toBeInstanceOf(RouterError);
       expect((error as RouterError).code).toBe('CONTEXT_LENGTH_EXCEEDED');
-      expect((error as RouterError).message).toContain('201000 tokens exceed the largest context window of 128000');
+      expect((error as RouterError).message).toContain(
+        '201000 tokens exceed the largest context window of 128000',
+      );
     }
   });
 
@@ -70,11 +112,17 @@ describe('planRoute', () => {
 
   it('answers no_vision_deployment when no tier can see', () => {
     const blind = { ...table, tiers: { ...table.tiers, VISION: undefined } };
-    expect(() => planRoute({ ...base, table: blind, needsVision: true })).toThrow(expect.objectContaining({ code: 'NO_VISION_DEPLOYMENT' }) as Error);
+    expect(() => planRoute({ ...base, table: blind, needsVision: true })).toThrow(
+      expect.objectContaining({ code: 'NO_VISION_DEPLOYMENT' }) as Error,
+    );
   });
 
   it('leaves out unavailable deployments so the fallback chain takes over', () => {
-    const planned = planRoute({ ...base, tier: 'COMPLEX', unavailable: new Map([['big', 'is outside its availability window']]) });
+    const planned = planRoute({
+      ...base,
+      tier: 'COMPLEX',
+      unavailable: new Map([['big', 'is outside its availability window']]),
+    });
     expect(planned.plan.tier).toBe('COMPLEX');
     expect(planned.plan.group).toEqual([]);
     expect(planned.plan.fallback.map((member) => member.id)).toEqual(['mid']);

@@ -94,7 +94,9 @@ export function planRoute(input: PlanInput): PlannedRoute {
     for (const deployment of members)
       if (!input.needsVision || deployment.vision)
         largestWindow = Math.max(largestWindow, deployment.context_window);
-    const fitting = members.filter((deployment) => isEligible(deployment, { ...eligibility, unavailable: new Map() }));
+    const fitting = members.filter((deployment) =>
+      isEligible(deployment, { ...eligibility, unavailable: new Map() }),
+    );
     if (fitting.length === 0 || (group.length === 0 && fallback.length === 0)) {
       rules.push(toSkipRule({ from: name, members, eligibility, needsVision: input.needsVision }));
       continue;
