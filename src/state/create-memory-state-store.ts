@@ -1,5 +1,6 @@
 import type { Clock } from '../shared/clock.js';
 import type { CooldownRecord, StateStore } from './state-store.js';
+import { stepWindow, type WindowBuckets } from './window-counter.js';
 
 export interface MemoryStateStoreOptions {
   clock: Clock;
@@ -21,6 +22,9 @@ export function createMemoryStateStore(options: MemoryStateStoreOptions): StateS
   const inFlight = new Map<string, number>();
   const latencies = new Map<string, number>();
   const sessions = new Map<string, { rank: number; expiresAt: number }>();
+  const windows = new Map<string, WindowBuckets>();
+  const periods = new Map<string, { period: string; total: number }>();
+  const slots = new Map<string, number>();
   /** Drops expired sessions now and then, so the map stays bounded by the active ones. */
   const sweepSessions = (now: number): void => {
     if (sessions.size < 1024) return;
@@ -82,6 +86,37 @@ export function createMemoryStateStore(options: MemoryStateStoreOptions): StateS
       const current = entry !== undefined && entry.expiresAt > now ? entry.rank : -1;
       sessions.set(key, { rank: Math.max(current, rank), expiresAt: now + ttlMs });
       sweepSessions(now);
+      return Promise.resolve();
+    },
+    consumeWindow(request) {
+      let buckets = windows.get(request.key);
+      if (buckets === undefined) {
+        buckets = new Map();
+        windows.set(request.key, buckets);
+      }
+      const decision = stepWindow({ ...request, buckets, now: options.clock.now() });
+      if (buckets.size === 0) windows.delete(request.key);
+      return Promise.resolve(decision);
+    },
+    consumePeriod(request) {
+      const entry = periods.get(request.key);
+      const total = entry?.period === request.period ? entry.total : 0;
+      if (request.enforce && total + request.amount > request.limit) {
+        return Promise.resolve({ allowed: false, total, retryAfterMs: request.ttlMs });
+      }
+      periods.set(request.key, { period: request.period, total: total + request.amount });
+      return Promise.resolve({ allowed: true, total: total + request.amount, retryAfterMs: 0 });
+    },
+    acquireSlot({ key, limit }) {
+      const taken = slots.get(key) ?? 0;
+      if (taken >= limit) return Promise.resolve(false);
+      slots.set(key, taken + 1);
+      return Promise.resolve(true);
+    },
+    releaseSlot(key) {
+      const taken = (slots.get(key) ?? 0) - 1;
+      if (taken <= 0) slots.delete(key);
+      else slots.set(key, taken);
       return Promise.resolve();
     },
     close: () => Promise.resolve(),

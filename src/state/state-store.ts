@@ -30,5 +30,46 @@ export interface StateStore {
   getSessionTier(key: string): Promise<number | undefined>;
   /** Raises a session's tier rank to at least `rank` and (re)starts its window of `ttlMs`. */
   raiseSessionTier(session: { key: string; rank: number; ttlMs: number }): Promise<void>;
+  /**
+   * Sliding-window counter (RPM, TPM): adds `amount` when the window's total stays within `limit`
+   * (always when `enforce` is false, e.g. completion tokens known only afterwards).
+   */
+  consumeWindow(request: WindowRequest): Promise<WindowDecision>;
+  /** Fixed-period counter (requests per day, token budgets per day or month) keyed by `period`. */
+  consumePeriod(request: PeriodRequest): Promise<WindowDecision>;
+  /** Takes one of `limit` slots (concurrent streams); false when all are taken. */
+  acquireSlot(request: { key: string; limit: number; ttlMs: number }): Promise<boolean>;
+  releaseSlot(key: string): Promise<void>;
   close(): Promise<void>;
 }
+
+export interface WindowRequest {
+  key: string;
+  amount: number;
+  limit: number;
+  /** Window length, ms; counted in 60 buckets, so a 60 s window is precise to 1 s. */
+  windowMs: number;
+  enforce: boolean;
+}
+
+export interface PeriodRequest {
+  key: string;
+  /** Id of the current period (e.g. `2026-11-29` in the quota's time zone); a new id starts at 0. */
+  period: string;
+  amount: number;
+  limit: number;
+  /** How long the period's counter is kept, ms (longer than the period). */
+  ttlMs: number;
+  enforce: boolean;
+}
+
+export interface WindowDecision {
+  allowed: boolean;
+  /** Total in the window or period after this call. */
+  total: number;
+  /** When denied: ms until enough of the window has passed to allow `amount`. */
+  retryAfterMs: number;
+}
+
+/** Buckets per sliding window. */
+export const WINDOW_BUCKETS = 60;

@@ -1,0 +1,245 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import type { Clock } from '../shared/clock.js';
+import * as scripts from './redis-scripts.js';
+import { WINDOW_BUCKETS, type CooldownRecord, type StateStore, type WindowDecision } from './state-store.js';
+
+export interface RedisStateStoreOptions {
+  url: string;
+  clock: Clock;
+  /** Key namespace, so several autotier deployments can share one Redis. @default 'autotier' */
+  prefix?: string;
+  /** How long hot reads (cooldowns, in-flight, latencies) are served from memory, ms. @default 500 */
+  cacheMs?: number;
+  /** Time a command may take before it counts as a Redis failure, ms. @default 250 */
+  commandTimeoutMs?: number;
+}
+
+/** How long a cooldown record outlives its deadline, so the half-open probe still sees it, ms. */
+const COOLDOWN_GRACE_MS = 10 * 60_000;
+/** An instance that has not refreshed its liveness for this long no longer counts in in-flight sums, ms. */
+const INSTANCE_TTL_MS = 15_000;
+
+type ScriptName = keyof typeof scripts;
+
+export interface RedisStateStore extends StateStore {
+  /** The ioredis client, for health checks and tests. */
+  client: Redis;
+  /** Resolves when connected, or after `timeoutMs` (the store then works in degraded mode until Redis answers). */
+  ready(timeoutMs: number): Promise<boolean>;
+}
+
+/** StateStore on Redis: atomic Lua scripts, namespaced keys with TTLs, hot reads cached briefly. */
+export function createRedisStateStore(options: RedisStateStoreOptions): RedisStateStore {
+  const prefix = options.prefix ?? 'autotier';
+  const cacheMs = options.cacheMs ?? 500;
+  const instance = randomUUID();
+  const client = new Redis(options.url, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: options.commandTimeoutMs ?? 250,
+    enableAutoPipelining: true,
+    lazyConnect: false,
+    retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
+  });
+  client.on('error', () => undefined); // failures surface on each command and are counted by the caller
+  const shas = new Map<ScriptName, string>(
+    Object.keys(scripts).map((name) => [
+      name as ScriptName,
+      createHash('sha1')
+        .update(scripts[name as ScriptName])
+        .digest('hex'),
+    ]),
+  );
+
+  async function run(
+    name: ScriptName,
+    keys: readonly string[],
+    args: readonly (string | number)[],
+  ): Promise<unknown> {
+    try {
+      return await client.evalsha(shas.get(name) ?? '', keys.length, ...keys, ...args);
+    } catch (error) {
+      if (!String((error as Error).message).includes('NOSCRIPT')) throw error;
+      return client.eval(scripts[name], keys.length, ...keys, ...args);
+    }
+  }
+
+  const key = (...parts: string[]): string => [prefix, ...parts].join(':');
+  const alive = key('instances');
+  const cache = createReadCache(options.clock, cacheMs);
+  const heartbeat = setInterval(() => {
+    void client.zadd(alive, options.clock.now() + INSTANCE_TTL_MS, instance).catch(() => undefined);
+    void client.zremrangebyscore(alive, '-inf', options.clock.now()).catch(() => undefined);
+  }, INSTANCE_TTL_MS / 3);
+  heartbeat.unref();
+
+  const toDecision = (raw: unknown): WindowDecision => {
+    const [allowed, total, retryAfterMs] = raw as [number, number, number];
+    return { allowed: allowed === 1, total: Number(total), retryAfterMs: Number(retryAfterMs) };
+  };
+
+  return {
+    client,
+    ready(timeoutMs) {
+      if (client.status === 'ready') return Promise.resolve(true);
+      return new Promise((resolve) => {
+        const timer = setTimeout(() => {
+          client.off('ready', onReady);
+          resolve(false);
+        }, timeoutMs);
+        const onReady = (): void => {
+          clearTimeout(timer);
+          resolve(true);
+        };
+        client.once('ready', onReady);
+      });
+    },
+    async getCooldowns(ids) {
+      return cache.read('cooldown', ids, async (missing) => {
+        const records = await Promise.all(missing.map((id) => client.hgetall(key('cooldown', id))));
+        return records.map((record) =>
+          record['until'] === undefined
+            ? undefined
+            : {
+                until: Number(record['until']),
+                reason: record['reason'] ?? '',
+                failures: Number(record['failures'] ?? 1),
+              },
+        );
+      });
+    },
+    async setCooldown(id, record) {
+      cache.forget('cooldown', id);
+      await run(
+        'SET_COOLDOWN',
+        [key('cooldown', id), key('probe', id)],
+        [record.until, record.reason, record.failures, options.clock.now(), COOLDOWN_GRACE_MS],
+      );
+    },
+    async clearCooldown(id) {
+      cache.forget('cooldown', id);
+      await client.del(key('cooldown', id), key('probe', id));
+    },
+    async acquireProbe(id, ttlMs) {
+      return (
+        (await client.set(key('probe', id), instance, 'PX', Math.max(1, Math.round(ttlMs)), 'NX')) === 'OK'
+      );
+    },
+    async releaseProbe(id) {
+      await client.del(key('probe', id));
+    },
+    async addInFlight(id, delta) {
+      cache.forget('inflight', id);
+      await run(
+        'ADD_IN_FLIGHT',
+        [key('inflight', id), alive],
+        [instance, delta, options.clock.now() + INSTANCE_TTL_MS],
+      );
+    },
+    async getInFlight(ids) {
+      return cache.read('inflight', ids, async (missing) => {
+        const totals = (await run(
+          'GET_IN_FLIGHT',
+          [...missing.map((id) => key('inflight', id)), alive],
+          [options.clock.now()],
+        )) as number[];
+        return totals.map((total) => Number(total));
+      });
+    },
+    async recordLatency({ id, milliseconds, alpha }) {
+      await run('RECORD_LATENCY', [key('latency')], [id, milliseconds, alpha]);
+    },
+    async getLatencies(ids) {
+      return cache.read('latency', ids, async (missing) => {
+        const values = await client.hmget(key('latency'), ...missing);
+        return values.map((value) => (value === null ? undefined : Number(value)));
+      });
+    },
+    async getSessionTier(sessionKey) {
+      const value = await client.get(key('session', sessionKey));
+      return value === null ? undefined : Number(value);
+    },
+    async raiseSessionTier({ key: sessionKey, rank, ttlMs }) {
+      await run('RAISE_SESSION', [key('session', sessionKey)], [rank, Math.max(1, Math.round(ttlMs))]);
+    },
+    async consumeWindow(request) {
+      const raw = await run(
+        'CONSUME_WINDOW',
+        [key('window', request.key)],
+        [
+          request.amount,
+          request.limit,
+          request.windowMs,
+          request.enforce ? 1 : 0,
+          options.clock.now(),
+          WINDOW_BUCKETS,
+        ],
+      );
+      return toDecision(raw);
+    },
+    async consumePeriod(request) {
+      const raw = await run(
+        'CONSUME_PERIOD',
+        [key('period', request.key, request.period)],
+        [request.amount, request.limit, Math.max(1, Math.round(request.ttlMs)), request.enforce ? 1 : 0],
+      );
+      return toDecision(raw);
+    },
+    async acquireSlot({ key: slotKey, limit, ttlMs }) {
+      return (
+        (await run('ACQUIRE_SLOT', [key('slot', slotKey)], [limit, Math.max(1, Math.round(ttlMs))])) === 1
+      );
+    },
+    async releaseSlot(slotKey) {
+      await run('RELEASE_SLOT', [key('slot', slotKey)], []);
+    },
+    async close() {
+      clearInterval(heartbeat);
+      await client.zrem(alive, instance).catch(() => undefined);
+      client.disconnect();
+    },
+  };
+}
+
+interface ReadCache {
+  /** Values per id, from memory when younger than the cache time, else loaded for the missing ids. */
+  read<T>(
+    kind: string,
+    ids: readonly string[],
+    load: (missing: string[]) => Promise<(T | undefined)[]>,
+  ): Promise<Map<string, T>>;
+  forget(kind: string, id: string): void;
+}
+
+function createReadCache(clock: Clock, cacheMs: number): ReadCache {
+  const entries = new Map<string, { value: unknown; at: number }>();
+  return {
+    async read<T>(
+      kind: string,
+      ids: readonly string[],
+      load: (missing: string[]) => Promise<(T | undefined)[]>,
+    ): Promise<Map<string, T>> {
+      const now = clock.now();
+      const result = new Map<string, T>();
+      const missing: string[] = [];
+      for (const id of ids) {
+        const entry = entries.get(`${kind}:${id}`);
+        if (entry !== undefined && now - entry.at < cacheMs) {
+          if (entry.value !== undefined) result.set(id, entry.value as T);
+        } else missing.push(id);
+      }
+      if (missing.length === 0) return result;
+      const loaded = await load(missing);
+      missing.forEach((id, index) => {
+        const value = loaded[index];
+        entries.set(`${kind}:${id}`, { value, at: now });
+        if (value !== undefined) result.set(id, value);
+      });
+      return result;
+    },
+    forget: (kind, id) => entries.delete(`${kind}:${id}`),
+  };
+}
+
+export type { CooldownRecord };
