@@ -5,7 +5,12 @@ import type { Classifier } from './classify/decision.js';
 import type { LoadedTable } from './config/load-routing-table.js';
 import { createGateway } from './gateway/create-gateway.js';
 import { createApp } from './http/create-app.js';
+import { createLogObserver } from './observe/log-observer.js';
 import type { Logger } from './observe/logger.js';
+import { createMetrics, type Metrics } from './observe/metrics.js';
+import { createRecentActivity } from './observe/recent-activity.js';
+import { combineObservers } from './observe/request-summary.js';
+import { toStateReport } from './observe/state-report.js';
 import { createTokenCounter, type TokenCounter } from './policy/token-counter.js';
 import {
   systemClock,
@@ -20,6 +25,13 @@ import type { StateStore } from './state/state-store.js';
 import { createHttpUpstream } from './upstream/create-http-upstream.js';
 import type { Upstream } from './upstream/upstream.js';
 
+/** The shared-state store in use, and how it is doing (for /autotier/state). */
+export interface SharedStateInfo {
+  kind: 'memory' | 'redis';
+  degraded: () => boolean;
+  errors: () => number;
+}
+
 export interface ServiceOptions {
   table: LoadedTable;
   logger: Logger;
@@ -29,6 +41,8 @@ export interface ServiceOptions {
   random?: Random;
   sleep?: Sleep;
   store?: StateStore;
+  sharedState?: SharedStateInfo;
+  metrics?: Metrics;
   upstream?: Upstream;
   readSecret?: (name: string) => string | undefined;
   /** Token counter; building one loads a BPE table (about 1.5 s), so share it where possible. */
@@ -37,6 +51,7 @@ export interface ServiceOptions {
 
 export interface Service {
   app: ReturnType<typeof createApp>;
+  metrics: Metrics;
   /** Swaps the routing table; requests in flight keep the one they started with. */
   setTable(table: LoadedTable): void;
   currentTable(): LoadedTable;
@@ -50,6 +65,17 @@ export function buildService(options: ServiceOptions): Service {
   let loaded = options.table;
   let classifier = options.createClassifier(loaded);
   const store = options.store ?? createMemoryStateStore({ clock });
+  const sharedState = options.sharedState ?? {
+    kind: 'memory' as const,
+    degraded: () => false,
+    errors: () => 0,
+  };
+  const metrics = options.metrics ?? createMetrics();
+  metrics.setInFlightSource(() =>
+    store.getInFlight(loaded.table.deployments.map((deployment) => deployment.id)),
+  );
+  const activity = createRecentActivity({ clock });
+  const observer = combineObservers([createLogObserver(options.logger), metrics.observer, activity]);
   const upstream =
     options.upstream ??
     createHttpUpstream({ clock, readSecret: options.readSecret ?? ((name) => process.env[name]) });
@@ -61,6 +87,8 @@ export function buildService(options: ServiceOptions): Service {
     sleep: options.sleep ?? systemSleep,
     logger: options.logger,
     table: () => loaded.table,
+    onAttempt: (attempt) => observer.onAttempt(attempt),
+    onCooldown: (deploymentId, reason) => metrics.cooldown(deploymentId, reason),
   });
   const tokenCounter = options.tokenCounter ?? createTokenCounter({ encoding: 'o200k_base' });
   const gateway = createGateway({
@@ -69,6 +97,7 @@ export function buildService(options: ServiceOptions): Service {
     balancer,
     store,
     tokenCounter,
+    observer,
     clock,
     logger: options.logger,
   });
@@ -78,10 +107,30 @@ export function buildService(options: ServiceOptions): Service {
     const now = clock.now();
     return ids.some((id) => (cooldowns.get(id)?.until ?? 0) <= now);
   };
-  const app = createApp({ gateway, logger: options.logger, clock, isReady });
+  const app = createApp({
+    gateway,
+    logger: options.logger,
+    clock,
+    isReady,
+    metrics: () => metrics.registry.metrics(),
+    state: () =>
+      toStateReport({
+        loaded,
+        store,
+        activity: activity.snapshot(),
+        now: clock.now(),
+        sharedState: {
+          kind: sharedState.kind,
+          degraded: sharedState.degraded(),
+          errors: sharedState.errors(),
+        },
+      }),
+    activity: () => activity.snapshot(),
+  });
   const servers: Server[] = [];
   return {
     app,
+    metrics,
     setTable(table) {
       loaded = table;
       classifier = options.createClassifier(table);

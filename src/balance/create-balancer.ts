@@ -4,8 +4,10 @@ import type { Clock, Random, Sleep } from '../shared/clock.js';
 import { RouterError, toRouterError } from '../shared/errors.js';
 import type { Logger } from '../observe/logger.js';
 import type { StateStore } from '../state/state-store.js';
+import type { AttemptSummary } from '../observe/request-summary.js';
 import type { Upstream, UpstreamEvent } from '../upstream/upstream.js';
 import { decideCooldown } from './cooldown-policy.js';
+import { createQuotaGate } from './deployment-quota.js';
 import { orderGroup } from './order-group.js';
 import { toBackoffMs } from './retry-policy.js';
 import type { AttemptRecord, RoutePlan } from './route-plan.js';
@@ -21,7 +23,9 @@ export interface BalancerOptions {
   /** Returns the routing table in force; read once per request so reloads never split one. */
   table: () => RoutingTable;
   /** Told about every attempt as it ends (metrics and logs). */
-  onAttempt?: (record: AttemptRecord & { requestId: string }) => void;
+  onAttempt?: (attempt: AttemptSummary) => void;
+  /** Told when a deployment is benched (metrics). */
+  onCooldown?: (deploymentId: string, reason: string) => void;
 }
 
 export interface ExecuteRequest {
@@ -34,6 +38,8 @@ export interface ExecuteRequest {
   commit: CommitPoint;
   /** Epoch ms when the request arrived; the tier's total_ms counts from here. */
   startedAt: number;
+  /** Prompt tokens, reserved on deployments with a TPM quota. */
+  promptTokens: number;
 }
 
 export interface ExecuteResult {
@@ -44,6 +50,8 @@ export interface ExecuteResult {
   /** Time spent waiting on upstreams before the commit point, ms. */
   upstreamMs: number;
   ttftMs: number;
+  /** Epoch ms of the first content token of the answering attempt. */
+  firstTokenAt: number;
   head: readonly UpstreamEvent[];
   /** Events after the commit point; iterate it to the end or call `cancel()`. */
   rest: AsyncIterable<UpstreamEvent>;
@@ -98,6 +106,7 @@ function describeAttempts(attempts: readonly AttemptRecord[]): string {
 
 export function createBalancer(options: BalancerOptions): Balancer {
   const { store, clock } = options;
+  const quotas = createQuotaGate({ store, clock });
 
   async function orderCandidates(plan: RoutePlan): Promise<Candidate[]> {
     const ids = plan.group.map((deployment) => deployment.id);
@@ -133,9 +142,14 @@ export function createBalancer(options: BalancerOptions): Balancer {
       : { skip: 'PROBE_IN_PROGRESS', probe: false };
   }
 
-  async function onSuccess(candidate: Candidate, ttftMs: number): Promise<void> {
+  async function onSuccess(
+    candidate: Candidate,
+    outcome: { ttftMs: number; completionTokens: number },
+  ): Promise<void> {
     const id = candidate.deployment.id;
+    const { ttftMs } = outcome;
     await store.addInFlight(id, -1);
+    await quotas.recordCompletion(candidate.deployment, outcome.completionTokens);
     await store.recordLatency({ id, milliseconds: ttftMs, alpha: options.table().balancer.ewma_alpha });
     const cooldowns = await store.getCooldowns([id]);
     if (cooldowns.has(id)) await store.clearCooldown(id);
@@ -155,6 +169,7 @@ export function createBalancer(options: BalancerOptions): Balancer {
       now: clock.now(),
     });
     if (record !== undefined) {
+      options.onCooldown?.(id, record.reason);
       options.logger.warn('deployment benched', {
         deployment: id,
         reason: record.reason,
@@ -167,10 +182,12 @@ export function createBalancer(options: BalancerOptions): Balancer {
 
   function toRest(candidate: Candidate, committed: CommittedAttempt): Pick<ExecuteResult, 'rest' | 'cancel'> {
     let settled = false;
+    let completionTokens = toCompletionTokens(committed.head);
     const settle = async (error?: RouterError): Promise<void> => {
       if (settled) return;
       settled = true;
-      if (error === undefined || error.code === 'CLIENT_CLOSED') await onSuccess(candidate, committed.ttftMs);
+      if (error === undefined || error.code === 'CLIENT_CLOSED')
+        await onSuccess(candidate, { ttftMs: committed.ttftMs, completionTokens });
       else await onFailure(candidate, error);
     };
     const cancel = (): void => {
@@ -184,14 +201,13 @@ export function createBalancer(options: BalancerOptions): Balancer {
           for (;;) {
             const next = await committed.iterator.next();
             if (next.done === true) break;
+            if (next.value.chunk.usage !== undefined && next.value.chunk.usage !== null)
+              completionTokens = next.value.chunk.usage.completion_tokens;
             yield next.value;
           }
           await settle();
         } catch (error) {
-          const routerError =
-            error instanceof RouterError
-              ? error
-              : new RouterError({ code: 'INTERNAL', message: String(error) });
+          const routerError = toRouterError(error);
           await settle(routerError);
           throw routerError;
         } finally {
@@ -210,10 +226,19 @@ export function createBalancer(options: BalancerOptions): Balancer {
     const { candidate, ...rest } = entry;
     const attempt = { deploymentId: candidate.deployment.id, fallback: candidate.fallback, ...rest };
     run.attempts.push(attempt);
-    options.onAttempt?.({ ...attempt, requestId: run.request.requestId });
+    options.onAttempt?.({
+      ...attempt,
+      requestId: run.request.requestId,
+      tier: run.request.plan.tier,
+      attempt: run.attempts.length,
+    });
   }
 
-  function toResult(run: RequestRun, candidate: Candidate, committed: CommittedAttempt): ExecuteResult {
+  function toResult(
+    run: RequestRun,
+    candidate: Candidate,
+    committed: CommittedAttempt & { startedAt: number },
+  ): ExecuteResult {
     const tail =
       run.request.commit === 'complete'
         ? { rest: emptyEvents, cancel: () => undefined }
@@ -225,6 +250,7 @@ export function createBalancer(options: BalancerOptions): Balancer {
       fallbacks,
       upstreamMs: run.upstreamMs,
       ttftMs: committed.ttftMs,
+      firstTokenAt: committed.startedAt + committed.ttftMs,
       head: committed.head,
       ...tail,
     };
@@ -263,8 +289,12 @@ export function createBalancer(options: BalancerOptions): Balancer {
         called: true,
         durationMs: clock.now() - attemptStart,
       });
-      if (request.commit === 'complete') await onSuccess(candidate, committed.ttftMs);
-      return toResult(run, candidate, committed);
+      if (request.commit === 'complete')
+        await onSuccess(candidate, {
+          ttftMs: committed.ttftMs,
+          completionTokens: toCompletionTokens(committed.head),
+        });
+      return toResult(run, candidate, { ...committed, startedAt: attemptStart });
     } catch (thrown) {
       run.upstreamMs += clock.now() - attemptStart;
       const error = toRouterError(thrown);
@@ -276,6 +306,13 @@ export function createBalancer(options: BalancerOptions): Balancer {
         durationMs: clock.now() - attemptStart,
       });
       await onFailure(candidate, error);
+      if (run.deadlineAt - clock.now() <= 1) {
+        throw new RouterError({
+          code: 'DEADLINE_EXCEEDED',
+          message: `total deadline of ${request.plan.timeouts.total_ms} ms reached: ${describeAttempts(run.attempts)}`,
+          cause: error,
+        });
+      }
       noteFailure(run, candidate, error);
       return undefined;
     }
@@ -302,6 +339,21 @@ export function createBalancer(options: BalancerOptions): Balancer {
       if (run.calls >= retry.max_attempts || run.deadlineAt <= clock.now()) return undefined;
       if (candidate.deployment.context_window <= run.minimumWindow) continue;
       const availability = await checkAvailable(candidate, run.request.plan.timeouts.total_ms);
+      const quotaSkip =
+        availability.skip === undefined
+          ? await quotas.reserve(candidate.deployment, run.request.promptTokens)
+          : undefined;
+      if (quotaSkip !== undefined) {
+        if (availability.probe) await store.releaseProbe(candidate.deployment.id);
+        record(run, {
+          candidate,
+          outcome: 'QUOTA_EXHAUSTED',
+          message: quotaSkip,
+          called: false,
+          durationMs: 0,
+        });
+        continue;
+      }
       if (availability.skip !== undefined) {
         record(run, {
           candidate,
@@ -393,3 +445,12 @@ const emptyEvents: AsyncIterable<UpstreamEvent> = {
     // nothing after a buffered attempt
   },
 };
+
+/** Completion tokens reported by the last usage chunk among `events`, 0 when none. */
+export function toCompletionTokens(events: readonly UpstreamEvent[]): number {
+  for (let index = events.length - 1; index >= 0; index -= 1) {
+    const usage = events[index]?.chunk.usage;
+    if (usage !== undefined && usage !== null) return usage.completion_tokens;
+  }
+  return 0;
+}

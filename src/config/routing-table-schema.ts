@@ -34,6 +34,22 @@ export const retrySchema = z
   })
   .strict();
 
+const clockTime = z.string().regex(/^(?:[01]\d|2[0-3]):[0-5]\d$/, 'a time as HH:MM');
+
+/** Upstream quotas of a deployment (e.g. a provider key pool); a deployment at its limit is skipped. */
+export const deploymentLimitsSchema = z
+  .object({
+    /** Requests per minute (sliding window). */
+    rpm: z.number().int().positive().optional(),
+    /** Prompt + completion tokens per minute (sliding window; prompt tokens are reserved before dispatch). */
+    tpm: z.number().int().positive().optional(),
+    /** Requests per day, reset daily at `daily_reset` in `timezone`. */
+    rpd: z.number().int().positive().optional(),
+    daily_reset: clockTime.default('00:00'),
+    timezone: z.string().default('UTC'),
+  })
+  .strict();
+
 export const deploymentSchema = z
   .object({
     id: identifier,
@@ -63,6 +79,7 @@ export const deploymentSchema = z
     cost_weight: z.number().nonnegative().default(1),
     /** When the deployment takes traffic (e.g. a CUDA server that sleeps at night); always when absent. */
     availability: availabilitySchema.optional(),
+    limits: deploymentLimitsSchema.optional(),
   })
   .strict();
 
@@ -101,3 +118,35 @@ export type DeploymentConfig = z.infer<typeof deploymentSchema>;
 export type TierConfig = z.infer<typeof tierSchema>;
 export type TimeoutsConfig = z.infer<typeof timeoutsSchema>;
 export type RetryConfig = z.infer<typeof retrySchema>;
+
+export const apiKeySchema = z
+  .object({
+    /** Shown in logs and metrics; the key itself never is. */
+    name: identifier,
+    /** SHA-256 of the key, hex (`printf %s "$KEY" | sha256sum`). */
+    sha256: z.string().regex(/^[0-9a-f]{64}$/, 'a lower-case hex SHA-256 digest'),
+    /** Tiers this key may use; `auto` requests above them are capped. @default all */
+    tiers: z.array(z.enum(TIERS)).min(1).optional(),
+    /** Served model names this key may ask for by name. @default all */
+    models: z.array(z.string()).optional(),
+    rpm: z.number().int().positive().optional(),
+    tpm: z.number().int().positive().optional(),
+    /** Token budget per day or month, reset at midnight in `timezone`. */
+    budget: z
+      .object({
+        tokens: z.number().int().positive(),
+        period: z.enum(['day', 'month']),
+        timezone: z.string().default('UTC'),
+      })
+      .strict()
+      .optional(),
+    max_streams: z.number().int().positive().optional(),
+    /** Whether this key may pick models, tier aliases or a minimum tier. @default true */
+    allow_overrides: z.boolean().default(true),
+    /** May read /autotier/state, /metrics and the dashboard. @default false */
+    admin: z.boolean().default(false),
+  })
+  .strict();
+
+export type ApiKeyConfig = z.infer<typeof apiKeySchema>;
+export type DeploymentLimits = z.infer<typeof deploymentLimitsSchema>;

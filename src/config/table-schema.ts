@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { TIERS } from '../shared/tier.js';
-import { deploymentSchema, retrySchema, tierSchema } from './routing-table-schema.js';
+import { apiKeySchema, deploymentSchema, retrySchema, tierSchema } from './routing-table-schema.js';
 
 export const classifierSchema = z
   .object({
@@ -82,6 +82,11 @@ const tiersSchema = z
   })
   .strict();
 
+/** Key path of a tier's config: `tiers.SIMPLE`, or `autocomplete`. */
+function tierPath(name: string): string[] {
+  return name === 'AUTOCOMPLETE' ? ['autocomplete'] : ['tiers', name];
+}
+
 export const routingTableSchema = z
   .object({
     version: z.literal(1).default(1),
@@ -92,57 +97,60 @@ export const routingTableSchema = z
     sessions: sessionsSchema.default(sessionsSchema.parse({})),
     tokens: tokensSchema.default(tokensSchema.parse({})),
     overrides: overridesSchema.default(overridesSchema.parse({})),
+    /** Legacy /v1/completions (IDE tab autocomplete): its own low-latency group, no classification. */
+    autocomplete: tierSchema.optional(),
+    /** API keys; none = open mode (a warning at start). */
+    api_keys: z.array(apiKeySchema).default([]),
+    /** A YAML file with more `api_keys` entries, relative to the table. */
+    api_keys_file: z.string().optional(),
+    state: z
+      .object({
+        /** Rate limits while Redis is down: `open` lets requests through, `closed` refuses them (429). */
+        rate_limits_when_down: z.enum(['open', 'closed']).default('open'),
+      })
+      .strict()
+      .default({ rate_limits_when_down: 'open' }),
   })
   .strict()
   .superRefine((table, context) => {
+    const issue = (path: (string | number)[], message: string): void =>
+      context.addIssue({ code: 'custom', path, message });
     const ids = new Set<string>();
     table.deployments.forEach((deployment, index) => {
-      if (ids.has(deployment.id)) {
-        context.addIssue({
-          code: 'custom',
-          path: ['deployments', index, 'id'],
-          message: `duplicate deployment id "${deployment.id}"`,
-        });
-      }
+      if (ids.has(deployment.id))
+        issue(['deployments', index, 'id'], `duplicate deployment id "${deployment.id}"`);
       ids.add(deployment.id);
     });
-    for (const tierName of [...TIERS, 'VISION'] as const) {
-      const tier = table.tiers[tierName];
+    for (const name of [...TIERS, 'VISION', 'AUTOCOMPLETE'] as const) {
+      const tier = name === 'AUTOCOMPLETE' ? table.autocomplete : table.tiers[name];
       if (tier === undefined) continue;
-      for (const key of ['group', 'fallback'] as const) {
-        tier[key].forEach((id, index) => {
-          if (!ids.has(id)) {
-            context.addIssue({
-              code: 'custom',
-              path: ['tiers', tierName, key, index],
-              message: `unknown deployment id "${id}"`,
-            });
-          }
+      const path = tierPath(name);
+      const references: [string[], readonly string[]][] = [
+        [['group'], tier.group],
+        [['fallback'], tier.fallback],
+        [['off_hours', 'group'], tier.off_hours?.group ?? []],
+        [['off_hours', 'fallback'], tier.off_hours?.fallback ?? []],
+      ];
+      for (const [keys, list] of references) {
+        list.forEach((id, index) => {
+          if (!ids.has(id)) issue([...path, ...keys, index], `unknown deployment id "${id}"`);
         });
       }
-      if (tier.max_tokens.default > tier.max_tokens.cap) {
-        context.addIssue({
-          code: 'custom',
-          path: ['tiers', tierName, 'max_tokens', 'default'],
-          message: 'default is larger than cap',
-        });
-      }
+      if (tier.max_tokens.default > tier.max_tokens.cap)
+        issue([...path, 'max_tokens', 'default'], 'default is larger than cap');
+      if (tier.off_hours !== undefined && tier.availability === undefined)
+        issue([...path, 'off_hours'], 'off_hours needs tier availability to say when the day ends');
     }
     const { mode, deployment } = table.classifier;
-    if (mode !== 'local' && deployment === undefined) {
-      context.addIssue({
-        code: 'custom',
-        path: ['classifier', 'deployment'],
-        message: `mode "${mode}" needs a classifier deployment id`,
-      });
-    }
-    if (deployment !== undefined && !ids.has(deployment)) {
-      context.addIssue({
-        code: 'custom',
-        path: ['classifier', 'deployment'],
-        message: `unknown deployment id "${deployment}"`,
-      });
-    }
+    if (mode !== 'local' && deployment === undefined)
+      issue(['classifier', 'deployment'], `mode "${mode}" needs a classifier deployment id`);
+    if (deployment !== undefined && !ids.has(deployment))
+      issue(['classifier', 'deployment'], `unknown deployment id "${deployment}"`);
+    const keyNames = new Set<string>();
+    table.api_keys.forEach((key, index) => {
+      if (keyNames.has(key.name)) issue(['api_keys', index, 'name'], `duplicate key name "${key.name}"`);
+      keyNames.add(key.name);
+    });
   });
 
 export type RoutingTableInput = z.input<typeof routingTableSchema>;

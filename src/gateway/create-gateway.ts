@@ -1,20 +1,22 @@
-import type { Balancer, ExecuteResult } from '../balance/create-balancer.js';
+import type { Balancer } from '../balance/create-balancer.js';
 import type { Classifier } from '../classify/decision.js';
 import type { LoadedTable } from '../config/load-routing-table.js';
+import type { ApiKeyConfig } from '../config/routing-table-schema.js';
 import type { Logger } from '../observe/logger.js';
+import type { RequestObserver } from '../observe/request-summary.js';
+import { authenticate, createKeyLimiter, toKeyIndex, type KeyIndex } from '../policy/api-keys.js';
+import { createAvailabilityChecker } from '../policy/availability.js';
 import type { TokenCounter } from '../policy/token-counter.js';
 import type { Clock } from '../shared/clock.js';
-import type { ChatChunk } from '../upstream/chat-chunk.js';
+import { RouterError } from '../shared/errors.js';
 import { TIERS, toTierRank } from '../shared/tier.js';
-import { createAvailabilityChecker } from '../policy/availability.js';
 import type { StateStore } from '../state/state-store.js';
-import { toRouterError } from '../shared/errors.js';
-import { assembleChatCompletion } from './assemble-completion.js';
-import { chatRequestSchema, parseBody, type ChatRequest } from './chat-request.js';
+import { chatRequestSchema, completionRequestSchema, parseBody, type ChatRequest } from './chat-request.js';
 import { decideRoute, type RouteDecision, type RouteHints } from './decide-route.js';
+import { toCompletionDecision } from './completion-route.js';
+import { createRequestTracker } from './request-tracker.js';
+import { respondRouted } from './respond-routed.js';
 import { shapeUpstreamBody } from './shape-body.js';
-import { toSse } from './to-sse.js';
-import { toRouteHeaders } from './route-headers.js';
 
 export interface RequestContext {
   requestId: string;
@@ -24,8 +26,8 @@ export interface RequestContext {
   receivedAt: number;
   /** Routing hints from headers. */
   hints: RouteHints;
-  /** False when the API key (issue 6) may not override routing. @default true */
-  keyAllowsOverrides?: boolean;
+  /** `Authorization` and `x-api-key` headers. */
+  credentials: { authorization?: string | undefined; apiKey?: string | undefined };
 }
 
 export type GatewayResponse =
@@ -40,37 +42,54 @@ export interface GatewayOptions {
   balancer: Balancer;
   store: StateStore;
   tokenCounter: TokenCounter;
+  observer: RequestObserver;
   clock: Clock;
   logger: Logger;
 }
 
 export interface Gateway {
   chatCompletion(body: unknown, context: RequestContext): Promise<GatewayResponse>;
+  /** Legacy completions (IDE autocomplete): the autocomplete group, no classification. */
+  completion(body: unknown, context: RequestContext): Promise<GatewayResponse>;
   /** The decision for a chat request, without calling any backend (POST /v1/route). */
   explain(body: unknown, context: RequestContext): Promise<Record<string, unknown>>;
   listModels(): Record<string, unknown>;
+  /** The key of a request (undefined in open mode); throws 401 for a bad key. */
+  authenticate(context: RequestContext): ApiKeyConfig | undefined;
 }
 
 export function createGateway(options: GatewayOptions): Gateway {
-  const { clock } = options;
+  const { clock, store } = options;
   const checker = createAvailabilityChecker();
+  const limiter = createKeyLimiter({ store, clock });
+  const keyIndexes = new WeakMap<LoadedTable, KeyIndex>();
+  const keyIndex = (loaded: LoadedTable): KeyIndex => {
+    let index = keyIndexes.get(loaded);
+    if (index === undefined) {
+      index = toKeyIndex(loaded.table.api_keys);
+      keyIndexes.set(loaded, index);
+    }
+    return index;
+  };
 
   async function decide(
     request: ChatRequest,
     context: RequestContext,
-    loaded: LoadedTable,
+    access: { loaded: LoadedTable; key: ApiKeyConfig | undefined },
   ): Promise<RouteDecision> {
-    const { table } = loaded;
+    const { table } = access.loaded;
+    const { key } = access;
     const userKey = table.sessions.key === 'header_or_user' ? (request.user ?? undefined) : undefined;
     return decideRoute({
       table,
       classifier: options.classifier(),
       tokenCounter: options.tokenCounter,
       checker,
-      store: options.store,
+      store,
       now: clock.now(),
       hints: { ...context.hints, sessionKey: context.hints.sessionKey ?? userKey },
-      overridesAllowed: table.overrides.allow_client && context.keyAllowsOverrides !== false,
+      overridesAllowed: table.overrides.allow_client && key?.allow_overrides !== false,
+      allowed: key === undefined ? undefined : { tiers: key.tiers, models: key.models, keyName: key.name },
       request: {
         model: request.model,
         messages: request.messages,
@@ -81,77 +100,143 @@ export function createGateway(options: GatewayOptions): Gateway {
     });
   }
 
+  async function recordSession(decision: RouteDecision, loaded: LoadedTable): Promise<void> {
+    const key = decision.sessionKey;
+    if (decision.sessionTier === undefined || key === undefined || !loaded.table.sessions.enabled) return;
+    await store.raiseSessionTier({
+      key,
+      rank: toTierRank(decision.sessionTier),
+      ttlMs: loaded.table.sessions.window_minutes * 60_000,
+    });
+  }
+
   async function chatCompletion(body: unknown, context: RequestContext): Promise<GatewayResponse> {
-    const request = parseBody(chatRequestSchema, body) as ChatRequest;
-    const loaded = options.table();
-    const decision = await decide(request, context, loaded);
-    const stream = request.stream === true;
-    const result = await options.balancer.execute({
-      plan: decision.plan,
-      path: '/chat/completions',
-      toBody: (deployment) =>
-        shapeUpstreamBody({
-          body: request,
-          deployment,
-          tierConfig: decision.tierConfig,
-          maxTokens: decision.maxTokens,
-        }),
-      signal: context.signal,
+    const stream =
+      typeof body === 'object' && body !== null && (body as { stream?: unknown }).stream === true;
+    const tracker = createRequestTracker({
+      observer: options.observer,
+      clock,
       requestId: context.requestId,
-      commit: stream ? 'first_content' : 'complete',
+      endpoint: 'chat',
+      stream,
       startedAt: context.receivedAt,
     });
-    await recordSession(decision, loaded, context);
-    const headers = toRouteHeaders({
-      decision,
-      result,
-      overheadMs: clock.now() - context.receivedAt - result.upstreamMs,
-      requestId: context.requestId,
-    });
-    if (!stream)
-      return {
-        kind: 'json',
-        status: 200,
-        headers,
-        body: assembleChatCompletion(result.head.map((event) => event.chunk)),
-      };
-    const includeUsage = request.stream_options?.include_usage === true;
-    return {
-      kind: 'stream',
-      headers,
-      events: toSse({
-        result,
-        includeUsage,
-        requestId: context.requestId,
-        onEnd: (error) => logEnd({ result, error, context }),
-      }),
-    };
-  }
-
-  async function recordSession(
-    decision: RouteDecision,
-    loaded: LoadedTable,
-    context: RequestContext,
-  ): Promise<void> {
-    const key = context.hints.sessionKey ?? decision.sessionKey;
-    if (decision.sessionTier === undefined || key === undefined || !loaded.table.sessions.enabled) return;
-    const ttlMs = loaded.table.sessions.window_minutes * 60_000;
-    await options.store.raiseSessionTier({ key, rank: toTierRank(decision.sessionTier), ttlMs });
-  }
-
-  function logEnd(end: { result: ExecuteResult; error: unknown; context: RequestContext }): void {
-    if (end.error !== undefined)
-      options.logger.warn('stream failed after commit', {
-        request_id: end.context.requestId,
-        deployment: end.result.deployment.id,
-        error: toRouterError(end.error).message,
+    try {
+      const request = parseBody(chatRequestSchema, body) as ChatRequest;
+      const loaded = options.table();
+      const key = authenticate(keyIndex(loaded), context.credentials);
+      tracker.setKey(key?.name);
+      if (key !== undefined) await limiter.admitRequest(key);
+      const decision = await decide(request, context, { loaded, key });
+      tracker.setDecision(decision);
+      const admission =
+        key === undefined
+          ? undefined
+          : await limiter.admitTokens(key, {
+              promptTokens: decision.promptTokens,
+              stream,
+              totalMs: decision.plan.timeouts.total_ms,
+            });
+      return await respondRouted({
+        balancer: options.balancer,
+        clock,
+        decision,
+        context,
+        tracker,
+        admission,
+        path: '/chat/completions',
+        kind: 'chat',
+        stream,
+        includeUsage: request.stream_options?.include_usage === true,
+        toBody: (deployment) =>
+          shapeUpstreamBody({
+            body: request,
+            deployment,
+            tierConfig: decision.tierConfig,
+            maxTokens: decision.maxTokens,
+          }),
+        onCommitted: () => recordSession(decision, loaded),
       });
+    } catch (error) {
+      tracker.end({
+        status: error instanceof RouterError ? error.status : 500,
+        usage: undefined,
+        generatedChars: 0,
+        error,
+      });
+      throw error;
+    }
+  }
+
+  async function completion(body: unknown, context: RequestContext): Promise<GatewayResponse> {
+    const stream =
+      typeof body === 'object' && body !== null && (body as { stream?: unknown }).stream === true;
+    const tracker = createRequestTracker({
+      observer: options.observer,
+      clock,
+      requestId: context.requestId,
+      endpoint: 'completions',
+      stream,
+      startedAt: context.receivedAt,
+    });
+    try {
+      const request = parseBody(completionRequestSchema, body);
+      const loaded = options.table();
+      const key = authenticate(keyIndex(loaded), context.credentials);
+      tracker.setKey(key?.name);
+      if (key !== undefined) await limiter.admitRequest(key);
+      const decision = await toCompletionDecision({
+        table: loaded.table,
+        request,
+        tokenCounter: options.tokenCounter,
+        checker,
+        now: clock.now(),
+      });
+      tracker.setDecision(decision);
+      const admission =
+        key === undefined
+          ? undefined
+          : await limiter.admitTokens(key, {
+              promptTokens: decision.promptTokens,
+              stream,
+              totalMs: decision.plan.timeouts.total_ms,
+            });
+      return await respondRouted({
+        balancer: options.balancer,
+        clock,
+        decision,
+        context,
+        tracker,
+        admission,
+        path: '/completions',
+        kind: 'completions',
+        stream,
+        includeUsage: request.stream_options?.include_usage === true,
+        toBody: (deployment) =>
+          shapeUpstreamBody({
+            body: request,
+            deployment,
+            tierConfig: decision.tierConfig,
+            maxTokens: decision.maxTokens,
+          }),
+        onCommitted: () => Promise.resolve(),
+      });
+    } catch (error) {
+      tracker.end({
+        status: error instanceof RouterError ? error.status : 500,
+        usage: undefined,
+        generatedChars: 0,
+        error,
+      });
+      throw error;
+    }
   }
 
   async function explain(body: unknown, context: RequestContext): Promise<Record<string, unknown>> {
     const request = parseBody(chatRequestSchema, body) as ChatRequest;
-    const decision = await decide(request, context, options.table());
-    return toExplanation(decision);
+    const loaded = options.table();
+    const key = authenticate(keyIndex(loaded), context.credentials);
+    return toExplanation(await decide(request, context, { loaded, key }));
   }
 
   function listModels(): Record<string, unknown> {
@@ -168,7 +253,13 @@ export function createGateway(options: GatewayOptions): Gateway {
     };
   }
 
-  return { chatCompletion, explain, listModels };
+  return {
+    chatCompletion,
+    completion,
+    explain,
+    listModels,
+    authenticate: (context) => authenticate(keyIndex(options.table()), context.credentials),
+  };
 }
 
 /** The JSON of POST /v1/route. */
@@ -182,6 +273,7 @@ export function toExplanation(decision: RouteDecision): Record<string, unknown> 
     signals: classification?.signals ?? [],
     needs_vision: classification?.needsVision ?? false,
     stage_latency_ms: classification?.stageLatencyMs ?? {},
+    reason: classification?.reason ?? null,
     prompt_tokens: decision.promptTokens,
     max_tokens: decision.maxTokens,
     rules: decision.rules,
@@ -192,5 +284,3 @@ export function toExplanation(decision: RouteDecision): Record<string, unknown> 
     timeouts: plan.timeouts,
   };
 }
-
-export type { ChatChunk };

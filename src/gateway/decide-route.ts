@@ -51,6 +51,10 @@ export interface DecideInput {
   hints: RouteHints;
   /** Global `overrides.allow_client` and the API key's own setting, combined. */
   overridesAllowed: boolean;
+  /** The API key's allowed tiers and models; undefined = all. */
+  allowed?:
+    | { tiers?: readonly Tier[] | undefined; models?: readonly string[] | undefined; keyName: string }
+    | undefined;
   signal: AbortSignal;
 }
 
@@ -170,6 +174,27 @@ function toTarget(input: DecideInput): Target {
   return { kind: 'model', rules: [] };
 }
 
+function forbidden(message: string): RouterError {
+  return new RouterError({ code: 'FORBIDDEN', message, param: 'model' });
+}
+
+/** Caps an `auto` decision at the highest tier the key may use (the lowest allowed one if none is below). */
+function capToKey(input: DecideInput, tier: Tier, rules: RuleRecord[]): Tier {
+  const tiers = input.allowed?.tiers;
+  if (tiers === undefined || tiers.includes(tier)) return tier;
+  const below = TIERS.filter(
+    (candidate) => tiers.includes(candidate) && toTierRank(candidate) <= toTierRank(tier),
+  );
+  const capped = below.at(-1) ?? TIERS.find((candidate) => tiers.includes(candidate)) ?? tier;
+  rules.push({
+    rule: 'key_tier_cap',
+    from: tier,
+    to: capped,
+    reason: `key ${input.allowed?.keyName ?? ''} may use ${tiers.join(', ')}`,
+  });
+  return capped;
+}
+
 /** Raises the tier to the client's minimum and to the session's ladder; each raise is a rule. */
 async function applyFloors(input: DecideInput, tier: Tier, rules: RuleRecord[]): Promise<Tier> {
   let floored = tier;
@@ -213,7 +238,7 @@ export async function decideRoute(input: DecideInput): Promise<RouteDecision> {
     target.kind === 'auto' ? await input.classifier.classify(classifyRequest, input.signal) : undefined;
   const asked = target.tier ?? classification?.tier ?? 'EXPERT';
   const rules = [...target.rules];
-  const tier = await applyFloors(input, asked, rules);
+  const tier = capToKey(input, await applyFloors(input, asked, rules), rules);
   const needsVision =
     request.messages.some((message) => countImageParts(message.content) > 0) ||
     (classification?.needsVision ?? false);
@@ -240,5 +265,6 @@ export async function decideRoute(input: DecideInput): Promise<RouteDecision> {
       input.hints.sessionKey === undefined
         ? undefined
         : maxTier(tier, isTier(planned.plan.tier) ? planned.plan.tier : tier),
+    sessionKey: input.hints.sessionKey,
   };
 }

@@ -1,14 +1,16 @@
 import type { ExecuteResult } from '../balance/create-balancer.js';
-import { toOpenAIErrorBody, toRouterError } from '../shared/errors.js';
+import { RouterError, toOpenAIErrorBody, toRouterError } from '../shared/errors.js';
+import type { ChatChunk, Usage } from '../upstream/chat-chunk.js';
 import type { UpstreamEvent } from '../upstream/upstream.js';
+import type { EndOfResponse } from './request-tracker.js';
 
 export interface SseOptions {
   result: ExecuteResult;
   /** The client asked for stream_options.include_usage; otherwise the usage-only chunk is dropped. */
   includeUsage: boolean;
   requestId: string;
-  /** Told once at the end: undefined on success, the error after a post-commit failure. */
-  onEnd: (error: unknown) => void;
+  /** Told once at the end, with what is known of the tokens. */
+  onEnd: (end: EndOfResponse) => void;
 }
 
 function isUsageOnly(event: UpstreamEvent): boolean {
@@ -17,8 +19,18 @@ function isUsageOnly(event: UpstreamEvent): boolean {
   );
 }
 
-function toFrame(event: UpstreamEvent, includeUsage: boolean): string {
-  return includeUsage || !isUsageOnly(event) ? `data: ${event.data}\n\n` : '';
+/** Characters of generated text in a chunk (content, reasoning, tool-call arguments, legacy text). */
+export function toGeneratedChars(chunk: ChatChunk): number {
+  let characters = 0;
+  for (const choice of chunk.choices ?? []) {
+    characters += choice.text?.length ?? 0;
+    const delta = choice.delta;
+    if (delta === undefined) continue;
+    characters +=
+      (delta.content?.length ?? 0) + (delta.reasoning_content?.length ?? 0) + (delta.reasoning?.length ?? 0);
+    for (const call of delta.tool_calls ?? []) characters += call.function?.arguments?.length ?? 0;
+  }
+  return characters;
 }
 
 /**
@@ -28,24 +40,35 @@ function toFrame(event: UpstreamEvent, includeUsage: boolean): string {
  */
 export async function* toSse(options: SseOptions): AsyncGenerator<string> {
   const { result, includeUsage } = options;
+  let usage: Usage | undefined;
+  let generatedChars = 0;
   let ended = false;
+  const frame = (event: UpstreamEvent): string => {
+    if (event.chunk.usage !== undefined && event.chunk.usage !== null) usage = event.chunk.usage;
+    generatedChars += toGeneratedChars(event.chunk);
+    return includeUsage || !isUsageOnly(event) ? `data: ${event.data}\n\n` : '';
+  };
   try {
-    yield result.head.map((event) => toFrame(event, includeUsage)).join('');
+    yield result.head.map(frame).join('');
     for await (const event of result.rest) {
-      const frame = toFrame(event, includeUsage);
-      if (frame !== '') yield frame;
+      const text = frame(event);
+      if (text !== '') yield text;
     }
     ended = true;
-    options.onEnd(undefined);
+    options.onEnd({ usage, generatedChars, error: undefined });
     yield 'data: [DONE]\n\n';
   } catch (error) {
     ended = true;
-    options.onEnd(error);
+    options.onEnd({ usage, generatedChars, error });
     yield `data: ${JSON.stringify(toOpenAIErrorBody(toRouterError(error), options.requestId))}\n\n`;
   } finally {
     if (!ended) {
       result.cancel();
-      options.onEnd(undefined);
+      options.onEnd({
+        usage,
+        generatedChars,
+        error: new RouterError({ code: 'CLIENT_CLOSED', message: 'client closed the stream' }),
+      });
     }
   }
 }

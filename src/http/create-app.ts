@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import express, { type Request, type Response, type NextFunction } from 'express';
+import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Gateway, GatewayResponse, RequestContext } from '../gateway/create-gateway.js';
 import type { Logger } from '../observe/logger.js';
+import type { ActivitySnapshot } from '../observe/recent-activity.js';
 import type { Clock } from '../shared/clock.js';
 import { RouterError, toOpenAIErrorBody, toRouterError } from '../shared/errors.js';
+import { mountDashboard } from './dashboard.js';
 
 export interface AppDependencies {
   gateway: Gateway;
@@ -12,6 +14,12 @@ export interface AppDependencies {
   clock: Clock;
   /** True when a table is loaded and at least one deployment is not cooling down. */
   isReady: () => Promise<boolean>;
+  /** Prometheus text of the metrics registry. */
+  metrics: () => Promise<string>;
+  /** GET /autotier/state */
+  state: () => Promise<Record<string, unknown>>;
+  /** Recent activity, for the dashboard. */
+  activity: () => ActivitySnapshot;
   /** Largest accepted JSON body. @default '20mb' */
   bodyLimit?: string;
 }
@@ -32,8 +40,13 @@ function toContext(request: Request, response: Response, clock: Clock): RequestC
   });
   const requestId = toRequestId(request);
   response.setHeader('x-request-id', requestId);
-  const hints = { minTier: request.get('x-autotier-min-tier'), sessionKey: request.get('x-session-id') };
-  return { requestId, signal: controller.signal, receivedAt: clock.now(), hints };
+  return {
+    requestId,
+    signal: controller.signal,
+    receivedAt: clock.now(),
+    hints: { minTier: request.get('x-autotier-min-tier'), sessionKey: request.get('x-session-id') },
+    credentials: { authorization: request.get('authorization'), apiKey: request.get('x-api-key') },
+  };
 }
 
 async function writeStream(
@@ -74,10 +87,23 @@ export function createApp(dependencies: AppDependencies): express.Express {
       const context = toContext(request, response, clock);
       await send(response, await handler(request.body as unknown, context), context.signal);
     };
+  /** Operator endpoints: the admin key when keys are configured. */
+  const admin =
+    (handler: (request: Request, response: Response) => Promise<void>) =>
+    async (request: Request, response: Response): Promise<void> => {
+      const key = gateway.authenticate(toContext(request, response, clock));
+      if (key !== undefined && !key.admin)
+        throw new RouterError({ code: 'FORBIDDEN', message: `key ${key.name} is not an admin key` });
+      await handler(request, response);
+    };
 
   app.post(
     '/v1/chat/completions',
     route((body, context) => gateway.chatCompletion(body, context)),
+  );
+  app.post(
+    '/v1/completions',
+    route((body, context) => gateway.completion(body, context)),
   );
   app.post(
     '/v1/route',
@@ -98,6 +124,19 @@ export function createApp(dependencies: AppDependencies): express.Express {
     const ready = await dependencies.isReady();
     response.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not_ready' });
   });
+  app.get(
+    '/metrics',
+    admin(async (_request, response) => {
+      response.type('text/plain; version=0.0.4').send(await dependencies.metrics());
+    }),
+  );
+  app.get(
+    '/autotier/state',
+    admin(async (_request, response) => {
+      response.json(await dependencies.state());
+    }),
+  );
+  mountDashboard(app, { admin, activity: dependencies.activity, state: dependencies.state });
   app.use((request: Request, _response: Response, next: NextFunction) => {
     next(new RouterError({ code: 'MODEL_NOT_FOUND', message: `no route ${request.method} ${request.path}` }));
   });

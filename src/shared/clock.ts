@@ -10,7 +10,8 @@ export type Random = () => number;
 /** Resolves after `milliseconds`, or rejects early when `signal` aborts. */
 export type Sleep = (milliseconds: number, signal?: AbortSignal) => Promise<void>;
 
-export const systemClock: Clock = { now: () => Date.now() };
+/** Epoch ms with sub-millisecond precision (performance.timeOrigin + performance.now()). */
+export const systemClock: Clock = { now: () => performance.timeOrigin + performance.now() };
 
 export const systemRandom: Random = () => Math.random();
 

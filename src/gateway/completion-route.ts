@@ -1,0 +1,80 @@
+import type { RoutePlan } from '../balance/route-plan.js';
+import type { RoutingTable } from '../config/table-schema.js';
+import type { DeploymentConfig } from '../config/routing-table-schema.js';
+import { toAvailabilityState, type AvailabilityChecker } from '../policy/availability.js';
+import { toMaxTokens } from '../policy/plan-route.js';
+import type { TokenCounter } from '../policy/token-counter.js';
+import { RouterError } from '../shared/errors.js';
+import type { CompletionRequest } from './chat-request.js';
+import type { RouteDecision } from './decide-route.js';
+
+export interface CompletionRouteInput {
+  table: RoutingTable;
+  request: CompletionRequest;
+  tokenCounter: TokenCounter;
+  checker: AvailabilityChecker;
+  now: number;
+}
+
+/**
+ * Route of a legacy completion (tab autocomplete): the `autocomplete` group (else SIMPLE's), its own
+ * tight timeouts, no classification at all; deployments that cannot hold the prompt are left out.
+ */
+export async function toCompletionDecision(input: CompletionRouteInput): Promise<RouteDecision> {
+  const { table, request } = input;
+  const tierConfig = table.autocomplete ?? table.tiers.SIMPLE;
+  const text = [
+    ...(Array.isArray(request.prompt) ? request.prompt : [request.prompt]),
+    request.suffix ?? '',
+  ].join('\n');
+  const promptTokens = Math.ceil(
+    (await input.tokenCounter.countText(text)) * (1 + table.tokens.safety_margin),
+  );
+  const maxTokens = toMaxTokens(tierConfig, request.max_tokens ?? undefined);
+  const { unavailable } = toAvailabilityState({ table, checker: input.checker, now: input.now });
+  const byId = new Map(table.deployments.map((deployment) => [deployment.id, deployment]));
+  const eligible = (ids: readonly string[]): DeploymentConfig[] =>
+    ids
+      .map((id) => byId.get(id))
+      .filter(
+        (deployment): deployment is DeploymentConfig =>
+          deployment !== undefined &&
+          !unavailable.has(deployment.id) &&
+          deployment.context_window >= promptTokens + maxTokens,
+      );
+  const plan: RoutePlan = {
+    tier: 'AUTOCOMPLETE',
+    group: eligible(tierConfig.group),
+    fallback: eligible(tierConfig.fallback),
+    strategy: tierConfig.strategy,
+    timeouts: tierConfig.timeouts,
+  };
+  if (plan.group.length === 0 && plan.fallback.length === 0) {
+    throw new RouterError({
+      code: 'CONTEXT_LENGTH_EXCEEDED',
+      message: `no autocomplete deployment is available for ${promptTokens} prompt tokens + max_tokens ${maxTokens}`,
+      param: 'prompt',
+    });
+  }
+  const rules = [
+    {
+      rule: 'autocomplete',
+      from: 'completions',
+      to: 'AUTOCOMPLETE',
+      reason:
+        table.autocomplete === undefined ? 'no autocomplete group: SIMPLE serves' : 'autocomplete group',
+    },
+  ];
+  return {
+    complexity: undefined,
+    cause: 'rule',
+    confidence: undefined,
+    classification: undefined,
+    promptTokens,
+    plan,
+    tierConfig,
+    maxTokens,
+    rules,
+    sessionTier: undefined,
+  };
+}

@@ -1,0 +1,85 @@
+import type { ExecuteResult } from '../balance/create-balancer.js';
+import type { RequestObserver, RequestSummary, TokenStatus } from '../observe/request-summary.js';
+import type { Clock } from '../shared/clock.js';
+import { toRouterError } from '../shared/errors.js';
+import type { Usage } from '../upstream/chat-chunk.js';
+import type { RouteDecision } from './decide-route.js';
+
+/** What the end of a response knows about tokens. */
+export interface EndOfResponse {
+  usage: Usage | undefined;
+  /** Characters of generated text, for an estimate when the upstream reported no usage. */
+  generatedChars: number;
+  error: unknown;
+}
+
+export interface RequestTracker {
+  setKey(name: string | undefined): void;
+  setDecision(decision: RouteDecision): void;
+  setResult(result: ExecuteResult): void;
+  /** Ends the request once: success, in-band failure after commit, or an error before it. */
+  end(end: EndOfResponse & { status: number }): void;
+}
+
+/** Rough size of a token in characters, for estimates after a cut stream. */
+const CHARS_PER_TOKEN = 4;
+
+function toTokens(end: EndOfResponse): { completionTokens: number | undefined; tokenStatus: TokenStatus } {
+  if (end.usage !== undefined && end.error === undefined)
+    return { completionTokens: end.usage.completion_tokens, tokenStatus: 'confirmed' };
+  if (end.generatedChars > 0)
+    return { completionTokens: Math.ceil(end.generatedChars / CHARS_PER_TOKEN), tokenStatus: 'estimated' };
+  return {
+    completionTokens: end.usage?.completion_tokens,
+    tokenStatus: end.usage === undefined ? 'unknown' : 'confirmed',
+  };
+}
+
+/** Collects what a request went through and reports it once to the observer. */
+export function createRequestTracker(options: {
+  observer: RequestObserver;
+  clock: Clock;
+  requestId: string;
+  endpoint: RequestSummary['endpoint'];
+  stream: boolean;
+  startedAt: number;
+}): RequestTracker {
+  let keyName: string | undefined;
+  let decision: RouteDecision | undefined;
+  let result: ExecuteResult | undefined;
+  let ended = false;
+  return {
+    setKey: (name) => (keyName = name),
+    setDecision: (value) => (decision = value),
+    setResult: (value) => (result = value),
+    end(end) {
+      if (ended) return;
+      ended = true;
+      const classification = decision?.classification;
+      options.observer.onRequest({
+        requestId: options.requestId,
+        keyName,
+        endpoint: options.endpoint,
+        stream: options.stream,
+        tier: decision?.plan.tier,
+        complexity: decision?.complexity,
+        cause: decision?.cause,
+        confidence: decision?.confidence,
+        signals: classification?.signals ?? [],
+        llmCalled: classification?.llmCalled ?? false,
+        classifierMs: classification?.stageLatencyMs ?? {},
+        rules: decision?.rules.map((rule) => `${rule.rule}:${rule.from}->${rule.to}`) ?? [],
+        deployment: result?.deployment.id,
+        status: end.status,
+        errorCode: end.error === undefined ? undefined : toRouterError(end.error).code,
+        attempts: result?.attempts.filter((attempt) => attempt.called).length ?? 0,
+        fallbacks: result?.fallbacks ?? 0,
+        ttftMs: result === undefined ? undefined : result.firstTokenAt - options.startedAt,
+        durationMs: options.clock.now() - options.startedAt,
+        promptTokens: decision?.promptTokens,
+        ...toTokens(end),
+        endedAt: options.clock.now(),
+      });
+    },
+  };
+}

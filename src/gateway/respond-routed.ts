@@ -1,0 +1,75 @@
+import type { Balancer } from '../balance/create-balancer.js';
+import type { DeploymentConfig } from '../config/routing-table-schema.js';
+import type { KeyAdmission } from '../policy/api-keys.js';
+import type { Clock } from '../shared/clock.js';
+import type { Usage } from '../upstream/chat-chunk.js';
+import { assembleChatCompletion, assembleTextCompletion } from './assemble-completion.js';
+import type { GatewayResponse, RequestContext } from './create-gateway.js';
+import type { RouteDecision } from './decide-route.js';
+import type { EndOfResponse, RequestTracker } from './request-tracker.js';
+import { toRouteHeaders } from './route-headers.js';
+import { toGeneratedChars, toSse } from './to-sse.js';
+
+export interface RoutedRequest {
+  balancer: Balancer;
+  clock: Clock;
+  decision: RouteDecision;
+  context: RequestContext;
+  tracker: RequestTracker;
+  admission: KeyAdmission | undefined;
+  path: '/chat/completions' | '/completions';
+  kind: 'chat' | 'completions';
+  stream: boolean;
+  includeUsage: boolean;
+  toBody: (deployment: DeploymentConfig) => string;
+  /** After the answer is committed (session ladder). */
+  onCommitted: () => Promise<void>;
+}
+
+/** Runs the balancer for a decided route and shapes the client's answer: JSON, or SSE from the commit point. */
+export async function respondRouted(routed: RoutedRequest): Promise<GatewayResponse> {
+  const { decision, context, tracker, clock } = routed;
+  const finish = (end: EndOfResponse & { status: number }): void => {
+    tracker.end(end);
+    const tokens = end.usage?.completion_tokens ?? Math.ceil(end.generatedChars / 4);
+    void routed.admission?.finish(tokens);
+  };
+  let result;
+  try {
+    result = await routed.balancer.execute({
+      plan: decision.plan,
+      path: routed.path,
+      toBody: routed.toBody,
+      signal: context.signal,
+      requestId: context.requestId,
+      commit: routed.stream ? 'first_content' : 'complete',
+      startedAt: context.receivedAt,
+      promptTokens: decision.promptTokens,
+    });
+  } catch (error) {
+    void routed.admission?.finish(0);
+    throw error;
+  }
+  tracker.setResult(result);
+  await routed.onCommitted();
+  const headers = toRouteHeaders({
+    decision,
+    result,
+    overheadMs: clock.now() - context.receivedAt - result.upstreamMs,
+    requestId: context.requestId,
+  });
+  if (routed.stream) {
+    const events = toSse({
+      result,
+      includeUsage: routed.includeUsage,
+      requestId: context.requestId,
+      onEnd: (end) => finish({ ...end, status: 200 }),
+    });
+    return { kind: 'stream', headers, events };
+  }
+  const chunks = result.head.map((event) => event.chunk);
+  const body = routed.kind === 'chat' ? assembleChatCompletion(chunks) : assembleTextCompletion(chunks);
+  const generatedChars = chunks.reduce((sum, chunk) => sum + toGeneratedChars(chunk), 0);
+  finish({ status: 200, usage: body['usage'] as Usage | undefined, generatedChars, error: undefined });
+  return { kind: 'json', status: 200, headers, body };
+}

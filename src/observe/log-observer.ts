@@ -1,0 +1,51 @@
+import type { Logger } from './logger.js';
+import type { RequestObserver } from './request-summary.js';
+
+/** One log line per request and one per upstream attempt (no prompt or completion text). */
+export function createLogObserver(logger: Logger): RequestObserver {
+  return {
+    onAttempt(attempt) {
+      if (!attempt.called) {
+        logger.debug('candidate skipped', {
+          request_id: attempt.requestId,
+          deployment: attempt.deploymentId,
+          reason: attempt.outcome,
+        });
+        return;
+      }
+      logger.info('upstream attempt', {
+        request_id: attempt.requestId,
+        tier: attempt.tier,
+        deployment: attempt.deploymentId,
+        attempt: attempt.attempt,
+        outcome: attempt.outcome,
+        fallback: attempt.fallback,
+        duration_ms: Math.round(attempt.durationMs),
+      });
+    },
+    onRequest(summary) {
+      logger.info('request', {
+        request_id: summary.requestId,
+        key: summary.keyName,
+        endpoint: summary.endpoint,
+        stream: summary.stream,
+        tier: summary.tier,
+        complexity: summary.complexity,
+        cause: summary.cause,
+        confidence: summary.confidence === undefined ? undefined : Number(summary.confidence.toFixed(3)),
+        signals: summary.signals,
+        rules: summary.rules,
+        deployment: summary.deployment,
+        status: summary.status,
+        error_code: summary.errorCode,
+        attempts: summary.attempts,
+        fallbacks: summary.fallbacks,
+        ttft_ms: summary.ttftMs === undefined ? undefined : Math.round(summary.ttftMs),
+        duration_ms: Math.round(summary.durationMs),
+        prompt_tokens: summary.promptTokens,
+        completion_tokens: summary.completionTokens,
+        token_status: summary.tokenStatus,
+      });
+    },
+  };
+}

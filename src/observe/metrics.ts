@@ -1,0 +1,136 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { RequestObserver } from './request-summary.js';
+
+/** Latency buckets in seconds: 5 ms to 5 minutes (LLM requests span that range). */
+const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
+const STAGE_BUCKETS = [0.00001, 0.00005, 0.0001, 0.0005, 0.001, 0.005, 0.025, 0.1, 0.25, 0.5, 1];
+
+export interface Metrics {
+  registry: Registry;
+  observer: RequestObserver;
+  /** A deployment was benched. */
+  cooldown(deploymentId: string, reason: string): void;
+  /** A shared-state (Redis) call failed. */
+  stateError(operation: string): void;
+  /** Reads in-flight counts per deployment at scrape time. */
+  setInFlightSource(source: () => Promise<ReadonlyMap<string, number>>): void;
+}
+
+/** Prometheus metrics on a registry of this instance (never prom-client's global one). */
+export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metrics {
+  const registry = new Registry();
+  if (options.defaultMetrics !== false)
+    collectDefaultMetrics({ register: registry, prefix: 'autotier_process_' });
+  const registers = [registry];
+  const requests = new Counter({
+    name: 'autotier_requests_total',
+    help: 'Requests by tier, classifier cause and HTTP status',
+    labelNames: ['tier', 'cause', 'status', 'endpoint'],
+    registers,
+  });
+  const attempts = new Counter({
+    name: 'autotier_upstream_attempts_total',
+    help: 'Upstream attempts by deployment and outcome',
+    labelNames: ['deployment', 'outcome'],
+    registers,
+  });
+  const ttft = new Histogram({
+    name: 'autotier_ttft_seconds',
+    help: 'Time to first content token',
+    labelNames: ['tier', 'deployment'],
+    buckets: LATENCY_BUCKETS,
+    registers,
+  });
+  const duration = new Histogram({
+    name: 'autotier_request_duration_seconds',
+    help: 'Whole request duration',
+    labelNames: ['tier', 'deployment'],
+    buckets: LATENCY_BUCKETS,
+    registers,
+  });
+  const stage = new Histogram({
+    name: 'autotier_classifier_stage_seconds',
+    help: 'Classifier stage latency',
+    labelNames: ['stage'],
+    buckets: STAGE_BUCKETS,
+    registers,
+  });
+  const classifications = new Counter({
+    name: 'autotier_classifications_total',
+    help: 'Classified requests by cause, and whether the LLM was called',
+    labelNames: ['cause', 'llm_called'],
+    registers,
+  });
+  const fallbacks = new Counter({
+    name: 'autotier_fallbacks_total',
+    help: 'Attempts on a fallback-chain deployment',
+    labelNames: ['tier'],
+    registers,
+  });
+  const cooldowns = new Counter({
+    name: 'autotier_cooldowns_total',
+    help: 'Deployments benched, by reason',
+    labelNames: ['deployment', 'reason'],
+    registers,
+  });
+  const stateErrors = new Counter({
+    name: 'autotier_state_errors_total',
+    help: 'Failed shared-state (Redis) calls',
+    labelNames: ['operation'],
+    registers,
+  });
+  const tokens = new Counter({
+    name: 'autotier_tokens_total',
+    help: 'Tokens by tier, kind and how sure the count is',
+    labelNames: ['tier', 'kind', 'status'],
+    registers,
+  });
+  let inFlightSource: (() => Promise<ReadonlyMap<string, number>>) | undefined;
+  new Gauge({
+    name: 'autotier_in_flight',
+    help: 'Requests in flight per deployment',
+    labelNames: ['deployment'],
+    registers,
+    async collect() {
+      if (inFlightSource === undefined) return;
+      this.reset();
+      for (const [deployment, count] of await inFlightSource()) this.set({ deployment }, count);
+    },
+  });
+  const observer: RequestObserver = {
+    onAttempt(attempt) {
+      attempts.inc({ deployment: attempt.deploymentId, outcome: attempt.outcome });
+      if (attempt.called && attempt.fallback) fallbacks.inc({ tier: attempt.tier });
+    },
+    onRequest(summary) {
+      const tier = summary.tier ?? 'none';
+      requests.inc({
+        tier,
+        cause: summary.cause ?? 'none',
+        status: String(summary.status),
+        endpoint: summary.endpoint,
+      });
+      if (summary.cause !== undefined && summary.cause !== 'override' && summary.complexity !== undefined)
+        classifications.inc({ cause: summary.cause, llm_called: String(summary.llmCalled) });
+      for (const [name, milliseconds] of Object.entries(summary.classifierMs))
+        if (milliseconds !== undefined) stage.observe({ stage: name }, milliseconds / 1000);
+      if (summary.deployment === undefined) return;
+      const labels = { tier, deployment: summary.deployment };
+      if (summary.ttftMs !== undefined) ttft.observe(labels, summary.ttftMs / 1000);
+      duration.observe(labels, summary.durationMs / 1000);
+      if (summary.promptTokens !== undefined)
+        tokens.inc({ tier, kind: 'prompt', status: 'estimated' }, summary.promptTokens);
+      if (summary.completionTokens !== undefined)
+        tokens.inc({ tier, kind: 'completion', status: summary.tokenStatus }, summary.completionTokens);
+    },
+  };
+  return {
+    registry,
+    observer,
+    cooldown: (deploymentId, reason) => cooldowns.inc({ deployment: deploymentId, reason }),
+    stateError: (operation) => stateErrors.inc({ operation }),
+    setInFlightSource: (source) => {
+      inFlightSource = source;
+    },
+  };
+}

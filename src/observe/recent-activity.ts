@@ -1,0 +1,95 @@
+import type { Clock } from '../shared/clock.js';
+import type { AttemptSummary, RequestObserver, RequestSummary } from './request-summary.js';
+
+export interface RecentActivityOptions {
+  clock: Clock;
+  /** Latest request summaries kept for the dashboard. @default 200 */
+  keepRequests?: number;
+  /** Window of the recent error counts and rates, ms. @default 300000 (5 minutes) */
+  windowMs?: number;
+}
+
+export interface ActivitySnapshot {
+  /** Newest first. */
+  requests: readonly RequestSummary[];
+  /** Failed upstream attempts per deployment within the window. */
+  recentErrors: Record<string, Record<string, number>>;
+  /** Share of requests per tier and per cause within the window. */
+  byTier: Record<string, number>;
+  byCause: Record<string, number>;
+  /** Requests within the window that called the classifier LLM, and their LLM latency p50/p95 (ms). */
+  llm: { calls: number; classified: number; p50Ms: number | undefined; p95Ms: number | undefined };
+  fallbacksPerMinute: number;
+  windowMs: number;
+}
+
+function percentile(sorted: readonly number[], fraction: number): number | undefined {
+  if (sorted.length === 0) return undefined;
+  return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))];
+}
+
+function countBy<T>(items: readonly T[], key: (item: T) => string): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const item of items) counts[key(item)] = (counts[key(item)] ?? 0) + 1;
+  return counts;
+}
+
+/** Keeps the recent past in memory (bounded): latest decisions, error counts, shares, fallbacks. */
+export function createRecentActivity(
+  options: RecentActivityOptions,
+): RequestObserver & { snapshot(): ActivitySnapshot } {
+  const keep = options.keepRequests ?? 200;
+  const windowMs = options.windowMs ?? 300_000;
+  const requests: RequestSummary[] = [];
+  /** Failed attempts with their time, oldest first; bounded by the window and a hard cap. */
+  const failures: { attempt: AttemptSummary; at: number }[] = [];
+  const fallbacks: number[] = [];
+  const prune = (now: number): void => {
+    while ((failures[0] !== undefined && now - failures[0].at > windowMs) || failures.length > 10_000)
+      failures.shift();
+    while (fallbacks[0] !== undefined && now - fallbacks[0] > 60_000) fallbacks.shift();
+  };
+  return {
+    onAttempt(attempt) {
+      const now = options.clock.now();
+      if (attempt.called && attempt.outcome !== 'OK') failures.push({ attempt, at: now });
+      if (attempt.called && attempt.fallback) fallbacks.push(now);
+      prune(now);
+    },
+    onRequest(summary) {
+      requests.unshift(summary);
+      if (requests.length > keep) requests.pop();
+    },
+    snapshot() {
+      const now = options.clock.now();
+      prune(now);
+      const recent = requests.filter((request) => now - request.endedAt <= windowMs);
+      const recentErrors: Record<string, Record<string, number>> = {};
+      for (const { attempt } of failures) {
+        const perDeployment = (recentErrors[attempt.deploymentId] ??= {});
+        perDeployment[attempt.outcome] = (perDeployment[attempt.outcome] ?? 0) + 1;
+      }
+      const classified = recent.filter(
+        (request) => request.complexity !== undefined && request.cause !== 'override',
+      );
+      const llmTimes = classified
+        .map((request) => request.classifierMs.llm)
+        .filter((value): value is number => value !== undefined)
+        .sort((a, b) => a - b);
+      return {
+        requests,
+        recentErrors,
+        byTier: countBy(recent, (request) => request.tier ?? 'none'),
+        byCause: countBy(recent, (request) => request.cause ?? 'none'),
+        llm: {
+          calls: classified.filter((request) => request.llmCalled).length,
+          classified: classified.length,
+          p50Ms: percentile(llmTimes, 0.5),
+          p95Ms: percentile(llmTimes, 0.95),
+        },
+        fallbacksPerMinute: fallbacks.length,
+        windowMs,
+      };
+    },
+  };
+}
