@@ -2,7 +2,12 @@ import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { buildService, type Service } from './build-service.js';
+import { buildService, type Service, type SharedStateInfo } from './build-service.js';
+import { createMetrics, type Metrics } from './observe/metrics.js';
+import { createMemoryStateStore } from './state/create-memory-state-store.js';
+import { createResilientStore } from './state/create-resilient-store.js';
+import { createRedisStateStore } from './state/redis-state-store.js';
+import type { StateStore } from './state/state-store.js';
 import { createTableClassifier } from './classify/create-table-classifier.js';
 import { loadLocalModel, type LocalModel } from './classify/local-model.js';
 import { parseEnv, type Env } from './config/env.js';
@@ -30,7 +35,8 @@ export interface RunningAutotier {
   close(): Promise<void>;
 }
 
-function toSettings(options: StartOptions): Env {
+/** Environment and command-line flags, flags winning. */
+export function toSettings(options: Pick<StartOptions, 'argv' | 'env'>): Env {
   const { values } = parseArgs({
     args: [...options.argv],
     options: {
@@ -48,6 +54,45 @@ function toSettings(options: StartOptions): Env {
     ...(values.workers === undefined ? {} : { AUTOTIER_WORKERS: values.workers }),
     ...(values.host === undefined ? {} : { AUTOTIER_HOST: values.host }),
   });
+}
+
+/** The state store: Redis behind the resilient wrapper when AUTOTIER_REDIS_URL is set, else memory. */
+async function createSharedState(input: {
+  env: Env;
+  table: LoadedTable;
+  logger: Logger;
+}): Promise<{ store?: StateStore; sharedState?: SharedStateInfo; metrics: Metrics }> {
+  const metrics = createMetrics();
+  const url = input.env.AUTOTIER_REDIS_URL;
+  if (url === undefined) return { metrics };
+  const redis = createRedisStateStore({ url, clock: systemClock });
+  if (!(await redis.ready(2000)))
+    input.logger.error('Redis is not answering yet; serving on local state until it does', {
+      url: redactUrl(url),
+    });
+  const store = createResilientStore({
+    primary: redis,
+    local: createMemoryStateStore({ clock: systemClock }),
+    logger: input.logger,
+    rateLimitsWhenDown: input.table.table.state.rate_limits_when_down,
+    onError: (operation) => metrics.stateError(operation),
+  });
+  return {
+    store,
+    sharedState: { kind: 'redis', degraded: () => store.degraded(), errors: () => store.errorCount() },
+    metrics,
+  };
+}
+
+/** A Redis URL without its password, for logs. */
+function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password !== '') parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '(unparseable url)';
+  }
 }
 
 function toModelPath(loaded: LoadedTable): string {
@@ -75,10 +120,14 @@ export async function startAutotier(options: StartOptions): Promise<RunningAutot
     return model;
   };
   const readSecret = (name: string): string | undefined => options.env[name];
+  if (table.table.api_keys.length === 0)
+    logger.warn('no API keys configured: open mode, every client is accepted');
+  const shared = await createSharedState({ env, table, logger });
   const service = buildService({
     table,
     logger,
     readSecret,
+    ...shared,
     createClassifier: (loaded) =>
       createTableClassifier({
         loaded,

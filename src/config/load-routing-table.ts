@@ -1,11 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
-import type { z } from 'zod';
+import { z } from 'zod';
+import { dirname, resolve } from 'node:path';
 import { RouterError } from '../shared/errors.js';
 import { deepFreeze } from '../shared/deep-freeze.js';
 import { TIERS } from '../shared/tier.js';
 import { routingTableSchema, type RoutingTable } from './table-schema.js';
-import type { DeploymentConfig } from './routing-table-schema.js';
+import { apiKeySchema, type DeploymentConfig } from './routing-table-schema.js';
 
 export interface TableProblem {
   /** Dotted key path, e.g. `tiers.SIMPLE.timeouts.ttft_ms`. */
@@ -96,7 +97,30 @@ export function parseRoutingTable(options: ParseTableOptions): LoadedTable {
   };
 }
 
+/** Reads `api_keys_file` (a YAML list of keys, relative to the table) and adds its keys to the table. */
+async function withKeysFile(loaded: LoadedTable, tablePath: string): Promise<LoadedTable> {
+  const file = loaded.table.api_keys_file;
+  if (file === undefined) return loaded;
+  const keysPath = resolve(dirname(tablePath), file);
+  let raw: unknown;
+  try {
+    raw = parseYaml(await readFile(keysPath, 'utf8'));
+  } catch (error) {
+    throw toConfigError(tablePath, [
+      { path: 'api_keys_file', message: `cannot read ${keysPath}: ${(error as Error).message}` },
+    ]);
+  }
+  const result = z.array(apiKeySchema).safeParse(raw);
+  if (!result.success) throw toConfigError(keysPath, toTableProblems(result.error));
+  const keys = [...loaded.table.api_keys, ...result.data];
+  const names = keys.map((key) => key.name);
+  const duplicate = names.find((name, index) => names.indexOf(name) !== index);
+  if (duplicate !== undefined)
+    throw toConfigError(keysPath, [{ path: 'api_keys', message: `duplicate key name "${duplicate}"` }]);
+  return { ...loaded, table: deepFreeze({ ...loaded.table, api_keys: keys }) };
+}
+
 export async function loadRoutingTableFile(path: string, now: number): Promise<LoadedTable> {
   const text = await readFile(path, 'utf8');
-  return parseRoutingTable({ text, source: path, now });
+  return withKeysFile(parseRoutingTable({ text, source: path, now }), path);
 }

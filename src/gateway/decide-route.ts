@@ -165,12 +165,18 @@ function toTarget(input: DecideInput): Target {
         },
       ],
     };
-  if (alias !== undefined)
+  const { allowed } = input;
+  if (alias !== undefined) {
+    if (allowed?.tiers !== undefined && !allowed.tiers.includes(alias))
+      throw forbidden(`key ${allowed.keyName} may not use tier ${alias}`);
     return {
       kind: 'alias',
       tier: alias,
       rules: [{ rule: 'override', from: 'auto', to: alias, reason: `client asked for tier:${alias}` }],
     };
+  }
+  if (allowed?.models !== undefined && !allowed.models.includes(model))
+    throw forbidden(`key ${allowed.keyName} may not use model ${model}`);
   return { kind: 'model', rules: [] };
 }
 
@@ -251,6 +257,13 @@ export async function decideRoute(input: DecideInput): Promise<RouteDecision> {
     needsVision,
     ...availability,
   });
+  const keyTiers = input.allowed?.tiers;
+  if (keyTiers !== undefined && isTier(planned.plan.tier) && !keyTiers.includes(planned.plan.tier)) {
+    const why = planned.rules.map((rule) => rule.rule).join(', ');
+    throw forbidden(
+      `the request needs tier ${planned.plan.tier} (${why}), which key ${input.allowed?.keyName ?? ''} may not use`,
+    );
+  }
   return {
     complexity: classification?.tier ?? target.tier,
     cause: classification?.cause ?? 'override',

@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { apiKeySchema, type ApiKeyConfig } from '../config/routing-table-schema.js';
+import { createManualClock } from '../shared/clock.js';
+import { RouterError } from '../shared/errors.js';
+import { createMemoryStateStore } from '../state/create-memory-state-store.js';
+import { authenticate, createKeyLimiter, hashKey, toKeyIndex } from './api-keys.js';
+
+const key = (fields: Partial<ApiKeyConfig> & { secret: string }): ApiKeyConfig => {
+  const { secret, ...rest } = fields;
+  return apiKeySchema.parse({ name: 'team', sha256: hashKey(secret), ...rest });
+};
+
+async function rejection(promise: Promise<unknown>): Promise<RouterError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof RouterError) return error;
+    throw error;
+  }
+  throw new Error('expected a rejection');
+}
+
+describe('API key authentication', () => {
+  const index = toKeyIndex([key({ secret: 'sk-good' })]);
+
+  it('lets every request in when no key is configured (open mode)', () => {
+    expect(authenticate(toKeyIndex([]), {})).toBeUndefined();
+  });
+
+  it('finds a key by its SHA-256 from a Bearer token or x-api-key', () => {
+    expect(authenticate(index, { authorization: 'Bearer sk-good' })?.name).toBe('team');
+    expect(authenticate(index, { apiKey: 'sk-good' })?.name).toBe('team');
+  });
+
+  it('answers 401 for a missing or unknown key', () => {
+    expect(() => authenticate(index, {})).toThrow(
+      expect.objectContaining({ code: 'UNAUTHORIZED', status: 401 }) as Error,
+    );
+    expect(() => authenticate(index, { authorization: 'Bearer sk-bad' })).toThrow(
+      expect.objectContaining({ code: 'UNAUTHORIZED' }) as Error,
+    );
+  });
+});
+
+describe('per-key limits', () => {
+  const setup = () => {
+    const clock = createManualClock(Date.parse('2026-11-30T10:00:00Z'));
+    return { clock, limiter: createKeyLimiter({ store: createMemoryStateStore({ clock }), clock }) };
+  };
+
+  it('holds the RPM limit and says when to retry', async () => {
+    const { clock, limiter } = setup();
+    const limited = key({ secret: 's', rpm: 2 });
+    await limiter.admitRequest(limited);
+    await limiter.admitRequest(limited);
+    const error = await rejection(limiter.admitRequest(limited));
+    expect(error).toMatchObject({ code: 'RATE_LIMITED', status: 429 });
+    expect(error.retryAfterSeconds).toBe(60);
+    clock.advance(60_000);
+    await limiter.admitRequest(limited);
+  });
+
+  it('counts prompt tokens before and completion tokens after against TPM', async () => {
+    const { limiter } = setup();
+    const limited = key({ secret: 's', tpm: 1000 });
+    const admission = await limiter.admitTokens(limited, { promptTokens: 600, stream: false, totalMs: 1000 });
+    await admission.finish(300);
+    expect(
+      (await rejection(limiter.admitTokens(limited, { promptTokens: 200, stream: false, totalMs: 1000 })))
+        .message,
+    ).toContain('1000 tokens per minute');
+  });
+
+  it('stops a spent daily budget until midnight in its time zone', async () => {
+    const { clock, limiter } = setup();
+    const budgeted = key({ secret: 's', budget: { tokens: 100, period: 'day', timezone: 'UTC' } });
+    await (
+      await limiter.admitTokens(budgeted, { promptTokens: 60, stream: false, totalMs: 1000 })
+    ).finish(40);
+    const error = await rejection(
+      limiter.admitTokens(budgeted, { promptTokens: 1, stream: false, totalMs: 1000 }),
+    );
+    expect(error.retryAfterSeconds).toBe(14 * 3600);
+    clock.advance(14 * 3_600_000);
+    await limiter.admitTokens(budgeted, { promptTokens: 1, stream: false, totalMs: 1000 });
+  });
+
+  it('limits concurrent streams and frees the slot when a stream ends', async () => {
+    const { limiter } = setup();
+    const streamer = key({ secret: 's', max_streams: 1 });
+    const first = await limiter.admitTokens(streamer, { promptTokens: 1, stream: true, totalMs: 1000 });
+    await rejection(limiter.admitTokens(streamer, { promptTokens: 1, stream: true, totalMs: 1000 }));
+    await limiter.admitTokens(streamer, { promptTokens: 1, stream: false, totalMs: 1000 });
+    await first.finish(1);
+    await limiter.admitTokens(streamer, { promptTokens: 1, stream: true, totalMs: 1000 });
+  });
+});

@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HELLO, postChat, simpleTable, startStack, type Stack } from '../helpers/start-stack.js';
+
+/** The value of one Prometheus sample, 0 when absent. */
+function sample(text: string, name: string, labels: Record<string, string>): number {
+  for (const line of text.split('\n')) {
+    if (!line.startsWith(`${name}{`)) continue;
+    if (Object.entries(labels).every(([key, value]) => line.includes(`${key}="${value}"`)))
+      return Number(line.split(' ').at(-1));
+  }
+  return 0;
+}
+
+describe('metrics, logs and state after a known sequence of requests', () => {
+  let stack: Stack;
+  const secretPrompt = 'my confidential prompt about project nightingale';
+  beforeAll(async () => {
+    stack = await startStack({
+      backends: [
+        { id: 'a', models: ['sim-model'] },
+        { id: 'b', models: ['sim-model'] },
+      ],
+      random: () => 0,
+      table: (urls) => simpleTable({ urls, group: ['a'], fallback: ['b'] }),
+    });
+    await postChat(stack.url, { model: 'tier:SIMPLE', messages: [{ role: 'user', content: secretPrompt }] });
+    await postChat(stack.url, { model: 'tier:COMPLEX', messages: HELLO, stream: true }).then((response) =>
+      response.text(),
+    );
+    stack.sim('a').setFault({ name: 'error_503' });
+    await postChat(stack.url, { model: 'tier:SIMPLE', messages: HELLO });
+    await postChat(stack.url, { model: 'nonexistent', messages: HELLO });
+  });
+  afterAll(() => stack.close());
+
+  it('counts requests by tier, cause and status, attempts by outcome, fallbacks and cooldowns', async () => {
+    const text = await (await fetch(`${stack.url}/metrics`)).text();
+    expect(
+      sample(text, 'autotier_requests_total', { tier: 'SIMPLE', cause: 'override', status: '200' }),
+    ).toBe(2);
+    expect(sample(text, 'autotier_requests_total', { tier: 'COMPLEX', status: '200' })).toBe(1);
+    expect(sample(text, 'autotier_requests_total', { tier: 'none', status: '404' })).toBe(1);
+    expect(sample(text, 'autotier_upstream_attempts_total', { deployment: 'a', outcome: 'OK' })).toBe(2);
+    expect(
+      sample(text, 'autotier_upstream_attempts_total', { deployment: 'a', outcome: 'UPSTREAM_SERVER_ERROR' }),
+    ).toBe(1);
+    expect(sample(text, 'autotier_upstream_attempts_total', { deployment: 'b', outcome: 'OK' })).toBe(1);
+    expect(sample(text, 'autotier_fallbacks_total', { tier: 'SIMPLE' })).toBe(1);
+    expect(
+      sample(text, 'autotier_cooldowns_total', { deployment: 'a', reason: 'UPSTREAM_SERVER_ERROR' }),
+    ).toBe(1);
+    expect(sample(text, 'autotier_ttft_seconds_count', { tier: 'SIMPLE', deployment: 'a' })).toBe(1);
+    expect(text).toContain('autotier_in_flight');
+  });
+
+  it('writes one line per request and per attempt, with confirmed token usage', () => {
+    const requests = stack.logger.lines.filter((line) => line.message === 'request');
+    const attempts = stack.logger.lines.filter((line) => line.message === 'upstream attempt');
+    expect(requests).toHaveLength(4);
+    expect(attempts).toHaveLength(4);
+    expect(requests[0]?.fields).toMatchObject({
+      tier: 'SIMPLE',
+      deployment: 'a',
+      status: 200,
+      token_status: 'confirmed',
+      completion_tokens: 16,
+    });
+    expect(requests[0]?.fields['request_id']).toMatch(/.+/);
+  });
+
+  it('never logs the prompt text by default', () => {
+    expect(JSON.stringify(stack.logger.lines)).not.toContain('nightingale');
+  });
+
+  it('shows each deployment health, cooldown, in-flight and recent errors in /autotier/state', async () => {
+    const state = (await (await fetch(`${stack.url}/autotier/state`)).json()) as {
+      routing_table: { version: string };
+      deployments: {
+        id: string;
+        health: string;
+        cooldown: { reason: string } | null;
+        in_flight: number;
+        recent_errors: Record<string, number>;
+      }[];
+    };
+    const a = state.deployments.find((deployment) => deployment.id === 'a');
+    expect(a).toMatchObject({
+      health: 'cooling_down',
+      in_flight: 0,
+      recent_errors: { UPSTREAM_SERVER_ERROR: 1 },
+    });
+    expect(a?.cooldown?.reason).toBe('UPSTREAM_SERVER_ERROR');
+    expect(state.deployments.find((deployment) => deployment.id === 'b')?.health).toBe('healthy');
+    expect(state.routing_table.version).toMatch(/^[0-9a-f]{8}$/);
+  });
+
+  it('ties error bodies to the request id', async () => {
+    const response = await postChat(
+      stack.url,
+      { model: 'nonexistent', messages: HELLO },
+      { 'x-request-id': 'trace-42' },
+    );
+    expect(((await response.json()) as { error: { request_id: string } }).error.request_id).toBe('trace-42');
+  });
+});
