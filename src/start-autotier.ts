@@ -76,6 +76,7 @@ async function createSharedState(input: {
     logger: input.logger,
     rateLimitsWhenDown: input.table.table.state.rate_limits_when_down,
     onError: (operation) => metrics.stateError(operation),
+    connected: () => redis.connected(),
   });
   return {
     store,

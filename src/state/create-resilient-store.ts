@@ -11,6 +11,8 @@ export interface ResilientStoreOptions {
   rateLimitsWhenDown: 'open' | 'closed';
   /** Told on every failed shared-store call (metrics). */
   onError?: (operation: string) => void;
+  /** Whether the shared store's connection is up (reads served from its cache say nothing about that). */
+  connected?: () => boolean;
 }
 
 export interface ResilientStore extends StateStore {
@@ -74,7 +76,7 @@ export function createResilientStore(options: ResilientStoreOptions): ResilientS
       : Promise.resolve(CLOSED);
 
   return {
-    degraded: () => down,
+    degraded: () => down || options.connected?.() === false,
     errorCount: () => errors,
     getCooldowns: (ids) =>
       read(

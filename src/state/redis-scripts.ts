@@ -12,7 +12,7 @@ else
   redis.call('HSET', KEYS[1], 'until', ARGV[1], 'reason', ARGV[2], 'failures', ARGV[3])
 end
 local untilMs = tonumber(redis.call('HGET', KEYS[1], 'until'))
-redis.call('PEXPIRE', KEYS[1], math.max(1, untilMs - tonumber(ARGV[4]) + tonumber(ARGV[5])))
+redis.call('PEXPIRE', KEYS[1], math.floor(math.max(1, untilMs - tonumber(ARGV[4]) + tonumber(ARGV[5]))))
 redis.call('DEL', KEYS[2])
 return 1`;
 

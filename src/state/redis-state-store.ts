@@ -25,6 +25,8 @@ type ScriptName = keyof typeof scripts;
 export interface RedisStateStore extends StateStore {
   /** The ioredis client, for health checks and tests. */
   client: Redis;
+  /** True while the connection is up. */
+  connected(): boolean;
   /** Resolves when connected, or after `timeoutMs` (the store then works in degraded mode until Redis answers). */
   ready(timeoutMs: number): Promise<boolean>;
 }
@@ -81,6 +83,7 @@ export function createRedisStateStore(options: RedisStateStoreOptions): RedisSta
 
   return {
     client,
+    connected: () => client.status === 'ready',
     ready(timeoutMs) {
       if (client.status === 'ready') return Promise.resolve(true);
       return new Promise((resolve) => {
