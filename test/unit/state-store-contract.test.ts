@@ -62,7 +62,7 @@ for (const subject of subjects) {
     it('keeps the longer of two cooldowns and counts failures', async () => {
       await open();
       await store.setCooldown('d', {
-        until: clock.now() + 5000,
+        until: clock.now() + 5000.25, // sub-millisecond, as the system clock gives
         reason: 'UPSTREAM_SERVER_ERROR',
         failures: 1,
       });
@@ -72,7 +72,7 @@ for (const subject of subjects) {
         failures: 2,
       });
       const record = (await store.getCooldowns(['d', 'other'])).get('d');
-      expect(record).toEqual({ until: clock.now() + 5000, reason: 'UPSTREAM_SERVER_ERROR', failures: 2 });
+      expect(record).toEqual({ until: clock.now() + 5000.25, reason: 'UPSTREAM_SERVER_ERROR', failures: 2 });
       await store.clearCooldown('d');
       expect((await store.getCooldowns(['d'])).size).toBe(0);
     });
