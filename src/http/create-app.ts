@@ -136,7 +136,12 @@ export function createApp(dependencies: AppDependencies): express.Express {
       response.json(await dependencies.state());
     }),
   );
-  mountDashboard(app, { admin, activity: dependencies.activity, state: dependencies.state });
+  mountDashboard(app, {
+    admin,
+    activity: dependencies.activity,
+    state: dependencies.state,
+    now: () => clock.now(),
+  });
   app.use((request: Request, _response: Response, next: NextFunction) => {
     next(new RouterError({ code: 'MODEL_NOT_FOUND', message: `no route ${request.method} ${request.path}` }));
   });

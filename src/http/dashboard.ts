@@ -9,6 +9,8 @@ export interface DashboardDependencies {
   ) => (request: Request, response: Response) => Promise<void>;
   activity: () => ActivitySnapshot;
   state: () => Promise<Record<string, unknown>>;
+  /** Server time (epoch ms), so the page times cooldown countdowns by the server's clock. */
+  now: () => number;
 }
 
 /** Static page and script, next to this file's compiled or source folder (no CDN: works offline). */
@@ -19,7 +21,12 @@ export const DASHBOARD_ASSETS = fileURLToPath(new URL('../dashboard/public/', im
  * which needs the admin key when keys are configured (the page asks for it and sends it as a Bearer token).
  */
 export function mountDashboard(app: Express, dependencies: DashboardDependencies): void {
-  app.get('/dashboard', (_request, response) => {
+  app.get('/dashboard', (request, response, next) => {
+    // Express 5 routes ignore a trailing slash: without this check /dashboard/ would redirect to itself.
+    if (request.path.endsWith('/')) {
+      next();
+      return;
+    }
     response.redirect(302, '/dashboard/');
   });
   app.use('/dashboard/', express.static(DASHBOARD_ASSETS, { index: 'index.html', fallthrough: true }));
@@ -28,7 +35,11 @@ export function mountDashboard(app: Express, dependencies: DashboardDependencies
     dependencies.admin(async (_request, response) => {
       response
         .set('cache-control', 'no-store')
-        .json({ activity: dependencies.activity(), state: await dependencies.state() });
+        .json({
+          now: dependencies.now(),
+          activity: dependencies.activity(),
+          state: await dependencies.state(),
+        });
     }),
   );
 }
