@@ -99,6 +99,8 @@ export const routingTableSchema = z
     overrides: overridesSchema.default(overridesSchema.parse({})),
     /** Legacy /v1/completions (IDE tab autocomplete): its own low-latency group, no classification. */
     autocomplete: tierSchema.optional(),
+    /** Put prompt and completion text in the request log lines (off by default: logs carry no content). */
+    log_content: z.boolean().default(false),
     /** API keys; none = open mode (a warning at start). */
     api_keys: z.array(apiKeySchema).default([]),
     /** A YAML file with more `api_keys` entries, relative to the table. */

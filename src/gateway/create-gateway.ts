@@ -9,6 +9,7 @@ import { createAvailabilityChecker } from '../policy/availability.js';
 import type { TokenCounter } from '../policy/token-counter.js';
 import type { Clock } from '../shared/clock.js';
 import { RouterError } from '../shared/errors.js';
+import { toMessageText, type ChatMessage } from '../shared/chat.js';
 import { TIERS, toTierRank } from '../shared/tier.js';
 import type { StateStore } from '../state/state-store.js';
 import { chatRequestSchema, completionRequestSchema, parseBody, type ChatRequest } from './chat-request.js';
@@ -126,6 +127,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       const loaded = options.table();
       const key = authenticate(keyIndex(loaded), context.credentials);
       tracker.setKey(key?.name);
+      if (loaded.table.log_content) tracker.setPrompt(toPromptText(request.messages));
       if (key !== undefined) await limiter.admitRequest(key);
       const decision = await decide(request, context, { loaded, key });
       tracker.setDecision(decision);
@@ -283,4 +285,10 @@ export function toExplanation(decision: RouteDecision): Record<string, unknown> 
     strategy: plan.strategy,
     timeouts: plan.timeouts,
   };
+}
+
+/** The last user message's text, for content logging only. */
+function toPromptText(messages: readonly ChatMessage[]): string {
+  const last = [...messages].reverse().find((message) => message.role === 'user');
+  return last === undefined ? '' : toMessageText(last.content);
 }

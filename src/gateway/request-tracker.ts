@@ -10,6 +10,8 @@ export interface EndOfResponse {
   usage: Usage | undefined;
   /** Characters of generated text, for an estimate when the upstream reported no usage. */
   generatedChars: number;
+  /** The generated text, collected only when content logging is on. */
+  completionText?: string | undefined;
   error: unknown;
 }
 
@@ -17,6 +19,10 @@ export interface RequestTracker {
   setKey(name: string | undefined): void;
   setDecision(decision: RouteDecision): void;
   setResult(result: ExecuteResult): void;
+  /** Content logging on: the prompt text to log with the completion. */
+  setPrompt(prompt: string): void;
+  /** True when content logging is on for this request. */
+  logsContent(): boolean;
   /** Ends the request once: success, in-band failure after commit, or an error before it. */
   end(end: EndOfResponse & { status: number }): void;
 }
@@ -48,10 +54,13 @@ export function createRequestTracker(options: {
   let decision: RouteDecision | undefined;
   let result: ExecuteResult | undefined;
   let ended = false;
+  let prompt: string | undefined;
   return {
     setKey: (name) => (keyName = name),
     setDecision: (value) => (decision = value),
     setResult: (value) => (result = value),
+    setPrompt: (value) => (prompt = value),
+    logsContent: () => prompt !== undefined,
     end(end) {
       if (ended) return;
       ended = true;
@@ -79,6 +88,7 @@ export function createRequestTracker(options: {
         promptTokens: decision?.promptTokens,
         ...toTokens(end),
         endedAt: options.clock.now(),
+        ...(prompt === undefined ? {} : { content: { prompt, completion: end.completionText ?? '' } }),
       });
     },
   };

@@ -64,12 +64,27 @@ export async function respondRouted(routed: RoutedRequest): Promise<GatewayRespo
       includeUsage: routed.includeUsage,
       requestId: context.requestId,
       onEnd: (end) => finish({ ...end, status: 200 }),
+      collectText: tracker.logsContent(),
     });
     return { kind: 'stream', headers, events };
   }
   const chunks = result.head.map((event) => event.chunk);
   const body = routed.kind === 'chat' ? assembleChatCompletion(chunks) : assembleTextCompletion(chunks);
   const generatedChars = chunks.reduce((sum, chunk) => sum + toGeneratedChars(chunk), 0);
-  finish({ status: 200, usage: body['usage'] as Usage | undefined, generatedChars, error: undefined });
+  const completionText = tracker.logsContent() ? toCompletionText(body) : undefined;
+  finish({
+    status: 200,
+    usage: body['usage'] as Usage | undefined,
+    generatedChars,
+    completionText,
+    error: undefined,
+  });
   return { kind: 'json', status: 200, headers, body };
+}
+
+/** The answer text of an assembled completion (first choice), for content logging. */
+function toCompletionText(body: Record<string, unknown>): string {
+  const choice = (body['choices'] as { message?: { content?: unknown }; text?: unknown }[] | undefined)?.[0];
+  const text = choice?.message?.content ?? choice?.text;
+  return typeof text === 'string' ? text : '';
 }

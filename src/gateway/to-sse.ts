@@ -11,6 +11,8 @@ export interface SseOptions {
   requestId: string;
   /** Told once at the end, with what is known of the tokens. */
   onEnd: (end: EndOfResponse) => void;
+  /** Collect the generated text for the log (content logging on). */
+  collectText: boolean;
 }
 
 function isUsageOnly(event: UpstreamEvent): boolean {
@@ -42,10 +44,14 @@ export async function* toSse(options: SseOptions): AsyncGenerator<string> {
   const { result, includeUsage } = options;
   let usage: Usage | undefined;
   let generatedChars = 0;
+  let completionText = '';
   let ended = false;
   const frame = (event: UpstreamEvent): string => {
     if (event.chunk.usage !== undefined && event.chunk.usage !== null) usage = event.chunk.usage;
     generatedChars += toGeneratedChars(event.chunk);
+    if (options.collectText)
+      for (const choice of event.chunk.choices ?? [])
+        completionText += choice.delta?.content ?? choice.text ?? '';
     return includeUsage || !isUsageOnly(event) ? `data: ${event.data}\n\n` : '';
   };
   try {
@@ -55,11 +61,11 @@ export async function* toSse(options: SseOptions): AsyncGenerator<string> {
       if (text !== '') yield text;
     }
     ended = true;
-    options.onEnd({ usage, generatedChars, error: undefined });
+    options.onEnd({ usage, generatedChars, completionText, error: undefined });
     yield 'data: [DONE]\n\n';
   } catch (error) {
     ended = true;
-    options.onEnd({ usage, generatedChars, error });
+    options.onEnd({ usage, generatedChars, completionText, error });
     yield `data: ${JSON.stringify(toOpenAIErrorBody(toRouterError(error), options.requestId))}\n\n`;
   } finally {
     if (!ended) {
@@ -67,6 +73,7 @@ export async function* toSse(options: SseOptions): AsyncGenerator<string> {
       options.onEnd({
         usage,
         generatedChars,
+        completionText,
         error: new RouterError({ code: 'CLIENT_CLOSED', message: 'client closed the stream' }),
       });
     }

@@ -33,13 +33,11 @@ export function mountDashboard(app: Express, dependencies: DashboardDependencies
   app.get(
     '/dashboard/api/summary',
     dependencies.admin(async (_request, response) => {
-      response
-        .set('cache-control', 'no-store')
-        .json({
-          now: dependencies.now(),
-          activity: dependencies.activity(),
-          state: await dependencies.state(),
-        });
+      response.set('cache-control', 'no-store').json({
+        now: dependencies.now(),
+        activity: dependencies.activity(),
+        state: await dependencies.state(),
+      });
     }),
   );
 }

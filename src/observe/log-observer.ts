@@ -45,6 +45,9 @@ export function createLogObserver(logger: Logger): RequestObserver {
         prompt_tokens: summary.promptTokens,
         completion_tokens: summary.completionTokens,
         token_status: summary.tokenStatus,
+        ...(summary.content === undefined
+          ? {}
+          : { prompt: summary.content.prompt, completion: summary.content.completion }),
       });
     },
   };

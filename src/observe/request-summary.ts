@@ -29,6 +29,8 @@ export interface RequestSummary {
   tokenStatus: TokenStatus;
   /** Epoch ms at the end. */
   endedAt: number;
+  /** Prompt (last user message) and completion text, only when `log_content: true`. */
+  content?: { prompt: string; completion: string };
 }
 
 /** One upstream attempt (or a skipped candidate) as logs and metrics see it. */

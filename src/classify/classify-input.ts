@@ -1,0 +1,133 @@
+import { countImageParts, toMessageText, type ChatMessage } from '../shared/chat.js';
+import type { ClassifyRequest } from './decision.js';
+
+/**
+ * What the local stages read from a chat request: the last user message (capped, so a 100k-token
+ * prompt costs the same as a 2k one) plus a few numbers about the conversation around it.
+ */
+export interface ClassifyInput {
+  /** The examined part of the last user message: its head and tail, original case. */
+  text: string;
+  /** `text` lowercased once, so every regex and n-gram runs without the `i` flag. */
+  lowerText: string;
+  /** Length of the whole last user message, in UTF-16 code units (not only the examined part). */
+  textLength: number;
+  /** Lowercased head of the system prompts; a weak signal only, never the thing classified. */
+  systemText: string;
+  /** Length of all system prompts together, in UTF-16 code units. */
+  systemLength: number;
+  /** Non-system messages, including the last user message. */
+  turns: number;
+  /** Length of every non-system message together, in UTF-16 code units. */
+  conversationLength: number;
+  /** True when one of the few turns before the last one carries code. */
+  recentCode: boolean;
+  imageCount: number;
+  needsVision: boolean;
+  hasTools: boolean;
+}
+
+export interface ClassifyInputLimits {
+  /** Characters kept from the start of the last user message. @default 3000 */
+  headChars: number;
+  /** Characters kept from its end, where long prompts usually put the question. @default 1000 */
+  tailChars: number;
+  /** Characters of the system prompts kept for the weak system signals. @default 1500 */
+  systemChars: number;
+  /** Turns before the last one that are checked for code. @default 4 */
+  recentTurns: number;
+}
+
+export const DEFAULT_INPUT_LIMITS: ClassifyInputLimits = Object.freeze({
+  headChars: 3000,
+  tailChars: 1000,
+  systemChars: 1500,
+  recentTurns: 4,
+});
+
+/** A fenced block, or a line that looks like a statement of a curly-brace or Python program. */
+const CODE_HINT = /```|^\s*(?:def |class |import |from \S+ import|function |const |#include|public |fn )/m;
+/** Characters of an earlier turn that are checked for code. */
+const RECENT_TURN_CHARS = 2000;
+
+export function toClassifyInput(
+  request: ClassifyRequest,
+  limits: ClassifyInputLimits = DEFAULT_INPUT_LIMITS,
+): ClassifyInput {
+  const { messages } = request;
+  const lastUserIndex = findLastUserIndex(messages);
+  const last = messages[lastUserIndex];
+  const fullText = last === undefined ? '' : toMessageText(last.content);
+  const text = toExaminedText(fullText, limits);
+  const system = summarizeSystem(messages, limits.systemChars);
+  const imageCount = countImages(messages);
+  return {
+    text,
+    lowerText: text.toLowerCase(),
+    textLength: fullText.length,
+    systemText: system.text,
+    systemLength: system.length,
+    turns: messages.length - system.count,
+    conversationLength: sumConversationLength(messages),
+    recentCode: hasRecentCode(messages, lastUserIndex, limits.recentTurns),
+    imageCount,
+    needsVision: imageCount > 0,
+    hasTools: (request.tools?.length ?? 0) > 0,
+  };
+}
+
+/** Head and tail of a long text, joined by a blank line; short texts are returned whole. */
+export function toExaminedText(text: string, limits: ClassifyInputLimits): string {
+  if (text.length <= limits.headChars + limits.tailChars) return text;
+  return `${text.slice(0, limits.headChars)}\n\n${text.slice(text.length - limits.tailChars)}`;
+}
+
+function findLastUserIndex(messages: readonly ChatMessage[]): number {
+  for (let index = messages.length - 1; index >= 0; index -= 1) {
+    if (messages[index]?.role === 'user') return index;
+  }
+  return messages.length - 1;
+}
+
+function summarizeSystem(
+  messages: readonly ChatMessage[],
+  maxChars: number,
+): { text: string; length: number; count: number } {
+  let text = '';
+  let length = 0;
+  let count = 0;
+  for (const message of messages) {
+    if (message.role !== 'system' && message.role !== 'developer') continue;
+    const content = toMessageText(message.content);
+    count += 1;
+    length += content.length;
+    if (text.length < maxChars) text += content.slice(0, maxChars - text.length);
+  }
+  return { text: text.toLowerCase(), length, count };
+}
+
+function countImages(messages: readonly ChatMessage[]): number {
+  let images = 0;
+  for (const message of messages) images += countImageParts(message.content);
+  return images;
+}
+
+function sumConversationLength(messages: readonly ChatMessage[]): number {
+  let length = 0;
+  for (const message of messages) {
+    if (message.role === 'system' || message.role === 'developer') continue;
+    const { content } = message;
+    length += typeof content === 'string' ? content.length : toMessageText(content).length;
+  }
+  return length;
+}
+
+function hasRecentCode(messages: readonly ChatMessage[], lastIndex: number, recentTurns: number): boolean {
+  const first = Math.max(0, lastIndex - recentTurns);
+  for (let index = lastIndex - 1; index >= first; index -= 1) {
+    const message = messages[index];
+    if (message === undefined || message.role === 'system' || message.role === 'developer') continue;
+    if (CODE_HINT.test(toMessageText(message.content).slice(0, RECENT_TURN_CHARS))) return true;
+  }
+  return false;
+}

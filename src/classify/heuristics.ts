@@ -1,0 +1,116 @@
+import { toTierRank, type Tier } from '../shared/tier.js';
+import type { ClassifyInput } from './classify-input.js';
+import type { TierProbabilities } from './decision.js';
+import type { DerivedSignal, PatternSignal, SignalContext, SignalLanguage } from './heuristic-signal.js';
+import { CHAT_SIGNALS } from './heuristic-signals-chat.js';
+import { CODE_SIGNALS } from './heuristic-signals-code.js';
+import { MATH_SIGNALS } from './heuristic-signals-math.js';
+import { REASONING_SIGNALS } from './heuristic-signals-reasoning.js';
+import { SHAPE_SIGNALS } from './heuristic-signals-shape.js';
+import { WRITING_SIGNALS } from './heuristic-signals-writing.js';
+import { toTextProfile, type TextProfile } from './text-profile.js';
+import { toTierProbabilities } from './tier-probabilities.js';
+
+export const PATTERN_SIGNALS: readonly PatternSignal[] = [
+  ...CHAT_SIGNALS,
+  ...WRITING_SIGNALS,
+  ...CODE_SIGNALS,
+  ...MATH_SIGNALS,
+  ...REASONING_SIGNALS,
+];
+
+export const DERIVED_SIGNALS: readonly DerivedSignal[] = SHAPE_SIGNALS;
+
+/** Every signal name, pattern signals first; the learned model gives each one a feature. */
+export const SIGNAL_NAMES: readonly string[] = [...PATTERN_SIGNALS, ...DERIVED_SIGNALS].map(
+  ({ name }) => name,
+);
+
+/**
+ * Log-scores before any signal fires. "Nothing fired" means an ordinary request, which the rubric
+ * makes MODERATE-ish (about 0.22 / 0.40 / 0.27 / 0.12), never SIMPLE.
+ */
+export const BASE_SCORES = Object.freeze([0, 0.6, 0.2, -0.6] as const);
+
+/** Intent patterns read at most this many characters from the start and end of the examined text. */
+const INTENT_HEAD_CHARS = 1500;
+const INTENT_TAIL_CHARS = 500;
+
+export interface HeuristicResult {
+  probabilities: TierProbabilities;
+  /** Names of the signals that fired, in table order. */
+  signals: readonly string[];
+  /** Highest `floor` among the fired signals. */
+  floor: Tier | undefined;
+  /** Lowest `ceiling` among the fired signals. */
+  ceiling: Tier | undefined;
+  profile: TextProfile;
+}
+
+/** Runs every signal on the input and turns the fired signals' weights into tier probabilities. */
+export function scoreHeuristics(input: ClassifyInput): HeuristicResult {
+  const profile = toTextProfile(input.lowerText);
+  const languages = toLanguages(profile);
+  const intentText = toIntentText(input.lowerText);
+  const signals: string[] = [];
+  const logits = [...BASE_SCORES];
+  const bounds: { floor: Tier | undefined; ceiling: Tier | undefined } = {
+    floor: undefined,
+    ceiling: undefined,
+  };
+  for (const signal of PATTERN_SIGNALS) {
+    const text = signal.scope === 'full' ? input.lowerText : intentText;
+    if (matchesAny(signal, text, languages)) applySignal(signal, { signals, logits, bounds });
+  }
+  const context: SignalContext = { input, profile, fired: (name) => signals.includes(name) };
+  for (const signal of DERIVED_SIGNALS) {
+    if (signal.test(context)) applySignal(signal, { signals, logits, bounds });
+  }
+  return { probabilities: toTierProbabilities(logits), signals, ...bounds, profile };
+}
+
+/** Head and tail of a long text: where a long prompt states what it wants. */
+function toIntentText(text: string): string {
+  if (text.length <= INTENT_HEAD_CHARS + INTENT_TAIL_CHARS) return text;
+  return `${text.slice(0, INTENT_HEAD_CHARS)}\n${text.slice(text.length - INTENT_TAIL_CHARS)}`;
+}
+
+/** Which language patterns are worth running: English and `any` always, the others only when their script occurs. */
+function toLanguages(profile: TextProfile): readonly SignalLanguage[] {
+  const languages: SignalLanguage[] = ['any', 'en'];
+  if (profile.hangul > 0) languages.push('ko');
+  if (profile.han > 0) languages.push('zh');
+  if (profile.han > 0 || profile.kana > 0) languages.push('ja');
+  return languages;
+}
+
+function matchesAny(signal: PatternSignal, text: string, languages: readonly SignalLanguage[]): boolean {
+  for (const language of languages) {
+    const pattern = signal.patterns[language];
+    if (pattern !== undefined && pattern.test(text)) return true;
+  }
+  return false;
+}
+
+interface Accumulator {
+  signals: string[];
+  logits: number[];
+  bounds: { floor: Tier | undefined; ceiling: Tier | undefined };
+}
+
+function applySignal(signal: PatternSignal | DerivedSignal, { signals, logits, bounds }: Accumulator): void {
+  signals.push(signal.name);
+  for (let rank = 0; rank < 4; rank += 1) logits[rank] = (logits[rank] ?? 0) + (signal.weights[rank] ?? 0);
+  if (
+    signal.floor !== undefined &&
+    (bounds.floor === undefined || toTierRank(signal.floor) > toTierRank(bounds.floor))
+  ) {
+    bounds.floor = signal.floor;
+  }
+  if (
+    signal.ceiling !== undefined &&
+    (bounds.ceiling === undefined || toTierRank(signal.ceiling) < toTierRank(bounds.ceiling))
+  ) {
+    bounds.ceiling = signal.ceiling;
+  }
+}

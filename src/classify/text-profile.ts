@@ -1,0 +1,76 @@
+/** Character counts of the examined text, gathered in one pass; they pick the patterns and feed numbers. */
+export interface TextProfile {
+  hangul: number;
+  han: number;
+  kana: number;
+  latin: number;
+  digits: number;
+  /** Characters common in code: `{ } ; = < > [ ] _`. */
+  codeSymbols: number;
+  /** Characters common in LaTeX and math: `$ \ ^`. */
+  mathSymbols: number;
+  lines: number;
+  /** `?` and the full-width `？`. */
+  questionMarks: number;
+  /** Runs of letters or digits (a rough word count for space-separated languages). */
+  words: number;
+}
+
+export function isHangul(code: number): boolean {
+  return (code >= 0xac00 && code <= 0xd7a3) || (code >= 0x3130 && code <= 0x318f);
+}
+
+export function isHan(code: number): boolean {
+  return (code >= 0x4e00 && code <= 0x9fff) || (code >= 0x3400 && code <= 0x4dbf);
+}
+
+export function isKana(code: number): boolean {
+  return code >= 0x3040 && code <= 0x30ff;
+}
+
+/** ASCII letters and digits, Latin-1 to Latin Extended letters, Greek and Cyrillic. */
+export function isWordCode(code: number): boolean {
+  if (code < 0x80) return (code >= 0x61 && code <= 0x7a) || (code >= 0x30 && code <= 0x39);
+  return (
+    (code >= 0xc0 && code <= 0x24f && code !== 0xd7 && code !== 0xf7) || (code >= 0x370 && code <= 0x4ff)
+  );
+}
+
+const CODE_SYMBOLS = new Set('{};=<>[]_'.split('').map((char) => char.charCodeAt(0)));
+const MATH_SYMBOLS = new Set('$\\^'.split('').map((char) => char.charCodeAt(0)));
+
+export function toTextProfile(text: string): TextProfile {
+  const profile: TextProfile = {
+    hangul: 0,
+    han: 0,
+    kana: 0,
+    latin: 0,
+    digits: 0,
+    codeSymbols: 0,
+    mathSymbols: 0,
+    lines: text.length > 0 ? 1 : 0,
+    questionMarks: 0,
+    words: 0,
+  };
+  let inWord = false;
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    const wordCode = isWordCode(code) || isHangul(code);
+    if (wordCode && !inWord) profile.words += 1;
+    inWord = wordCode;
+    countCode(profile, code);
+  }
+  return profile;
+}
+
+function countCode(profile: TextProfile, code: number): void {
+  if (code === 0x0a) profile.lines += 1;
+  else if (code === 0x3f || code === 0xff1f) profile.questionMarks += 1;
+  else if (code >= 0x30 && code <= 0x39) profile.digits += 1;
+  else if (code >= 0x61 && code <= 0x7a) profile.latin += 1;
+  else if (isHangul(code)) profile.hangul += 1;
+  else if (isHan(code)) profile.han += 1;
+  else if (isKana(code)) profile.kana += 1;
+  else if (CODE_SYMBOLS.has(code)) profile.codeSymbols += 1;
+  else if (MATH_SYMBOLS.has(code)) profile.mathSymbols += 1;
+}

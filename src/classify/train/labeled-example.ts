@@ -1,0 +1,76 @@
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { TIERS, type Tier } from '../../shared/tier.js';
+import type { ChatMessage } from '../../shared/chat.js';
+import type { ClassifyRequest } from '../decision.js';
+
+const messageSchema = z.looseObject({
+  role: z.string(),
+  content: z.union([z.string(), z.array(z.looseObject({ type: z.string() })), z.null()]).optional(),
+});
+
+/** One line of a labeled JSONL file: `prompt` or `messages`, a gold `label`, optional `acceptable` tiers. */
+const labeledLineSchema = z
+  .looseObject({
+    id: z.string().optional(),
+    prompt: z.string().optional(),
+    messages: z.array(messageSchema).optional(),
+    label: z.enum(TIERS),
+    acceptable: z.array(z.enum(TIERS)).optional(),
+    source: z.string().optional(),
+    lang: z.string().optional(),
+    native: z.record(z.string(), z.unknown()).optional(),
+  })
+  .refine((line) => line.prompt !== undefined || line.messages !== undefined, {
+    message: 'needs `prompt` or `messages`',
+  });
+
+export interface LabeledExample {
+  id: string;
+  request: ClassifyRequest;
+  label: Tier;
+  /** Every tier an annotator gave; at least `[label]`. */
+  acceptable: readonly Tier[];
+  source: string;
+  /** True when the line carries `acceptable`: gold labels; weak lines (train-weak.jsonl) have none. */
+  gold: boolean;
+  /** The weak source's own categories and difficulty levels (`native` in train-weak.jsonl). */
+  native: Readonly<Record<string, unknown>>;
+  /** File the example came from. */
+  file: string;
+}
+
+export function toLabeledExample(value: unknown, file: string, index: number): LabeledExample {
+  const line = labeledLineSchema.parse(value);
+  const messages: ChatMessage[] =
+    line.messages !== undefined
+      ? line.messages.map((message): ChatMessage => ({ ...message, content: message.content ?? null }))
+      : [{ role: 'user', content: line.prompt ?? '' }];
+  return {
+    id: line.id ?? `${file}#${index}`,
+    request: { messages },
+    label: line.label,
+    acceptable: line.acceptable ?? [line.label],
+    source: line.source ?? 'unknown',
+    gold: line.acceptable !== undefined,
+    native: line.native ?? {},
+    file,
+  };
+}
+
+/** Reads a labeled JSONL file; a bad line fails with its file and line number. */
+export function readLabeledExamples(file: string): LabeledExample[] {
+  const lines = readFileSync(file, 'utf8').split('\n');
+  const examples: LabeledExample[] = [];
+  lines.forEach((line, index) => {
+    if (line.trim() === '') return;
+    try {
+      examples.push(toLabeledExample(JSON.parse(line) as unknown, file, index + 1));
+    } catch (error) {
+      throw new Error(`${file}:${index + 1}: ${error instanceof Error ? error.message : String(error)}`, {
+        cause: error,
+      });
+    }
+  });
+  return examples;
+}

@@ -1,0 +1,154 @@
+import { SIGNAL_NAMES } from '../heuristics.js';
+import type { TierLogits } from '../learned-classifier.js';
+import type { DecisionPolicy, LocalModel } from '../local-model.js';
+import {
+  NUMERIC_FEATURES,
+  toFeatureLayout,
+  type FeatureLayout,
+  type FeatureSpec,
+} from '../model-features.js';
+import type { LabeledExample } from './labeled-example.js';
+import { toTarget } from './label-targets.js';
+import { trainSoftmax, type SoftmaxWeights } from './softmax-trainer.js';
+import {
+  toEncodedExamples,
+  toFeatureMatrix,
+  selectRows,
+  type EncodedExample,
+  type FeatureMatrix,
+} from './training-set.js';
+
+export interface TrainingConfig {
+  /** log2 of the hashed n-gram rows. @default 18 */
+  hashBits: number;
+  /** Give the model the heuristic signals as features (false = the n-gram ablation). @default true */
+  useSignals: boolean;
+  epochs: number;
+  learningRate: number;
+  l2: number;
+  /** Loss weight of a gold example relative to a weak one. */
+  goldWeight: number;
+  weakWeight: number;
+  /**
+   * Largest total weight of one source's weak examples; a source with more examples shares it, so
+   * 700 NQ-open lookups do not teach that every short question is SIMPLE. @default 250
+   */
+  weakSourceCap: number;
+  goldLabelShare: number;
+  softenWeakLabels: boolean;
+  refineWeakLabels: boolean;
+  seed: number;
+}
+
+export const DEFAULT_TRAINING_CONFIG: TrainingConfig = Object.freeze({
+  hashBits: 18,
+  useSignals: true,
+  epochs: 10,
+  learningRate: 0.2,
+  l2: 1e-4,
+  goldWeight: 3,
+  weakWeight: 1,
+  weakSourceCap: 400,
+  goldLabelShare: 0.8,
+  softenWeakLabels: true,
+  refineWeakLabels: true,
+  seed: 1,
+});
+
+/** Every example encoded once; folds and the final fit select rows from it. */
+export interface PreparedData {
+  encoded: EncodedExample[];
+  spec: FeatureSpec;
+  layout: FeatureLayout;
+  matrix: FeatureMatrix;
+  targets: Float32Array;
+  sampleWeights: Float32Array;
+}
+
+export function prepareData(examples: readonly LabeledExample[], config: TrainingConfig): PreparedData {
+  const spec: FeatureSpec = {
+    hashBits: config.hashBits,
+    signals: config.useSignals ? SIGNAL_NAMES : [],
+    numeric: NUMERIC_FEATURES,
+  };
+  const layout = toFeatureLayout(spec);
+  const encoded = toEncodedExamples(examples);
+  const targets = new Float32Array(examples.length * 4);
+  const sampleWeights = new Float32Array(examples.length);
+  const weakCounts = new Map<string, number>();
+  for (const { gold, source } of examples)
+    if (!gold) weakCounts.set(source, (weakCounts.get(source) ?? 0) + 1);
+  examples.forEach((example, index) => {
+    targets.set(toTarget(example, config), index * 4);
+    const sourceShare = Math.min(1, config.weakSourceCap / (weakCounts.get(example.source) ?? 1));
+    sampleWeights[index] = example.gold ? config.goldWeight : config.weakWeight * sourceShare;
+  });
+  return {
+    encoded,
+    spec,
+    layout,
+    matrix: toFeatureMatrix(encoded, layout, config.useSignals),
+    targets,
+    sampleWeights,
+  };
+}
+
+/** Trains on the listed examples only. */
+export function fitWeights(
+  data: PreparedData,
+  indices: readonly number[],
+  config: TrainingConfig,
+): SoftmaxWeights {
+  const targets = new Float32Array(indices.length * 4);
+  const sampleWeights = new Float32Array(indices.length);
+  indices.forEach((index, position) => {
+    targets.set(data.targets.subarray(index * 4, index * 4 + 4), position * 4);
+    sampleWeights[position] = data.sampleWeights[index] ?? 1;
+  });
+  return trainSoftmax(
+    { features: selectRows(data.matrix, indices), targets, sampleWeights },
+    {
+      rows: data.layout.rows,
+      epochs: config.epochs,
+      learningRate: config.learningRate,
+      l2: config.l2,
+      seed: config.seed,
+    },
+  );
+}
+
+/** Uncalibrated logits of one prepared example under `weights` (the trainer's view, before quantization). */
+export function toLogitsOf(data: PreparedData, index: number, model: SoftmaxWeights): TierLogits {
+  const logits = Float64Array.from(model.bias);
+  const start = data.matrix.offsets[index] ?? 0;
+  const end = data.matrix.offsets[index + 1] ?? 0;
+  for (let position = start; position < end; position += 1) {
+    const base = (data.matrix.rows[position] ?? 0) * 4;
+    const value = data.matrix.values[position] ?? 0;
+    for (let tier = 0; tier < 4; tier += 1)
+      logits[tier] = (logits[tier] ?? 0) + value * (model.weights[base + tier] ?? 0);
+  }
+  return [logits[0] ?? 0, logits[1] ?? 0, logits[2] ?? 0, logits[3] ?? 0];
+}
+
+export interface ModelSettings {
+  temperature: number;
+  decision: DecisionPolicy;
+  metadata: Record<string, unknown>;
+}
+
+export function toLocalModel(
+  data: PreparedData,
+  weights: SoftmaxWeights,
+  settings: ModelSettings,
+): LocalModel {
+  return {
+    spec: data.spec,
+    layout: data.layout,
+    weights: weights.weights,
+    bias: weights.bias,
+    temperature: settings.temperature,
+    decision: settings.decision,
+    metadata: settings.metadata,
+  };
+}

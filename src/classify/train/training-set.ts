@@ -1,0 +1,76 @@
+import { toClassifyInput, type ClassifyInput } from '../classify-input.js';
+import { scoreHeuristics, type HeuristicResult } from '../heuristics.js';
+import { encodeFeatures, type FeatureLayout } from '../model-features.js';
+import type { LabeledExample } from './labeled-example.js';
+
+/** Sparse feature rows of many examples in CSR form: example i owns entries offsets[i]..offsets[i+1]. */
+export interface FeatureMatrix {
+  offsets: Int32Array;
+  rows: Int32Array;
+  values: Float32Array;
+}
+
+/** An example with what every mode needs: its heuristic result and its model features. */
+export interface EncodedExample {
+  example: LabeledExample;
+  input: ClassifyInput;
+  heuristic: HeuristicResult;
+}
+
+export function toEncodedExamples(examples: readonly LabeledExample[]): EncodedExample[] {
+  return examples.map((example) => {
+    const input = toClassifyInput(example.request);
+    return { example, input, heuristic: scoreHeuristics(input) };
+  });
+}
+
+/**
+ * Features of each example, duplicates summed, n-grams scaled by 1/sqrt(count) exactly as the
+ * learned classifier scales them. With `useSignals` false the signal rows stay empty (the n-gram ablation).
+ */
+export function toFeatureMatrix(
+  encoded: readonly EncodedExample[],
+  layout: FeatureLayout,
+  useSignals: boolean,
+): FeatureMatrix {
+  const offsets = new Int32Array(encoded.length + 1);
+  const rows: number[] = [];
+  const values: number[] = [];
+  encoded.forEach(({ input, heuristic }, index) => {
+    const textCounts = new Map<number, number>();
+    const dense = new Map<number, number>();
+    const source = { input, profile: heuristic.profile, signals: useSignals ? heuristic.signals : [] };
+    const count = encodeFeatures(source, layout, {
+      addText: (row) => textCounts.set(row, (textCounts.get(row) ?? 0) + 1),
+      add: (row, value) => dense.set(row, (dense.get(row) ?? 0) + value),
+    });
+    const scale = count > 0 ? 1 / Math.sqrt(count) : 0;
+    for (const [row, times] of textCounts) dense.set(row, (dense.get(row) ?? 0) + times * scale);
+    for (const [row, value] of [...dense.entries()].sort((a, b) => a[0] - b[0])) {
+      if (value === 0) continue;
+      rows.push(row);
+      values.push(value);
+    }
+    offsets[index + 1] = rows.length;
+  });
+  return { offsets, rows: Int32Array.from(rows), values: Float32Array.from(values) };
+}
+
+/** The rows of `matrix` listed in `indices`, in that order. */
+export function selectRows(matrix: FeatureMatrix, indices: readonly number[]): FeatureMatrix {
+  const offsets = new Int32Array(indices.length + 1);
+  let total = 0;
+  indices.forEach((index, position) => {
+    total += (matrix.offsets[index + 1] ?? 0) - (matrix.offsets[index] ?? 0);
+    offsets[position + 1] = total;
+  });
+  const rows = new Int32Array(total);
+  const values = new Float32Array(total);
+  indices.forEach((index, position) => {
+    const start = matrix.offsets[index] ?? 0;
+    const end = matrix.offsets[index + 1] ?? 0;
+    rows.set(matrix.rows.subarray(start, end), offsets[position] ?? 0);
+    values.set(matrix.values.subarray(start, end), offsets[position] ?? 0);
+  });
+  return { offsets, rows, values };
+}
