@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { toClassifyInput } from './classify-input.js';
+import { SCOPE_SIGNAL_EXAMPLES } from './heuristic-signals-scope.examples.js';
 import { PATTERN_SIGNALS, scoreHeuristics } from './heuristics.js';
 
 type Language = 'en' | 'ko' | 'zh' | 'ja';
@@ -335,6 +336,7 @@ const POSITIVE: Record<string, Record<Language, string>> = {
     zh: '给出专家级的回答',
     ja: '専門家レベルで答えて',
   },
+  ...SCOPE_SIGNAL_EXAMPLES,
 };
 
 /** Near misses: texts that look like the signal but must not fire it. */
@@ -350,7 +352,24 @@ const NEAR_MISSES: Record<string, readonly string[]> = {
   small_talk: ['Find the smallest perfect square above 50.'],
   expert_domain: ['Did you see the game last night?'],
   greeting: ['Write a story where the hero says hello at the end.'],
+  word_lookup: ['Write a spell-checker in Python.'],
+  settled_question: ['Prove that the problem is solved by induction.'],
+  contest_bounds: ['Keep the total under 10 items.'],
 };
+
+describe('architecture_breadth', () => {
+  it('fires on a design that spans caches, queues, replicas and regions', () => {
+    const design =
+      'Design checkout for 3 regions: a Redis cache in front of Postgres replicas, a Kafka queue, and idempotent payment calls.';
+    expect(signalsOf(design)).toContain('architecture_breadth');
+  });
+
+  it('does not fire on a question about one component', () => {
+    expect(signalsOf('How do I clear the Redis cache in my Django app?')).not.toContain(
+      'architecture_breadth',
+    );
+  });
+});
 
 function signalsOf(text: string): readonly string[] {
   return scoreHeuristics(toClassifyInput({ messages: [{ role: 'user', content: text }] })).signals;

@@ -6,6 +6,7 @@ import { CHAT_SIGNALS } from './heuristic-signals-chat.js';
 import { CODE_SIGNALS } from './heuristic-signals-code.js';
 import { MATH_SIGNALS } from './heuristic-signals-math.js';
 import { REASONING_SIGNALS } from './heuristic-signals-reasoning.js';
+import { SCOPE_DERIVED_SIGNALS, SCOPE_SIGNALS } from './heuristic-signals-scope.js';
 import { SHAPE_SIGNALS } from './heuristic-signals-shape.js';
 import { WRITING_SIGNALS } from './heuristic-signals-writing.js';
 import { toTextProfile, type TextProfile } from './text-profile.js';
@@ -17,9 +18,10 @@ export const PATTERN_SIGNALS: readonly PatternSignal[] = [
   ...CODE_SIGNALS,
   ...MATH_SIGNALS,
   ...REASONING_SIGNALS,
+  ...SCOPE_SIGNALS,
 ];
 
-export const DERIVED_SIGNALS: readonly DerivedSignal[] = SHAPE_SIGNALS;
+export const DERIVED_SIGNALS: readonly DerivedSignal[] = [...SHAPE_SIGNALS, ...SCOPE_DERIVED_SIGNALS];
 
 /** Every signal name, pattern signals first; the learned model gives each one a feature. */
 export const SIGNAL_NAMES: readonly string[] = [...PATTERN_SIGNALS, ...DERIVED_SIGNALS].map(

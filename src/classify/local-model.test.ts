@@ -23,6 +23,7 @@ function tinyModel(): LocalModel {
     bias: [0, 0.1, 0, -0.1],
     temperature: 1.5,
     decision: { underPenalty: 0.4 },
+    blend: { weights: Array.from({ length: 32 }, (_, cell) => cell / 8 - 2), bias: [0.5, 0, 0, -0.5] },
     metadata: {},
   };
 }
@@ -55,6 +56,7 @@ describe('local model file', () => {
     const parsed = parseLocalModel(JSON.parse(JSON.stringify(json)) as unknown);
     expect(parsed.temperature).toBe(1.5);
     expect(parsed.decision).toEqual({ underPenalty: 0.4 });
+    expect(parsed.blend).toEqual(model.blend);
     for (let index = 0; index < model.weights.length; index += 1) {
       expect(Math.abs((parsed.weights[index] ?? 0) - (model.weights[index] ?? 0))).toBeLessThanOrEqual(
         json.rows.step,

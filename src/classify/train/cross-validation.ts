@@ -104,7 +104,11 @@ export function crossValidate(
 
 function fitBlends(
   data: PreparedData,
-  scored: { gold: readonly number[]; learned: readonly TierProbabilities[]; foldOf: (index: number) => number },
+  scored: {
+    gold: readonly number[];
+    learned: readonly TierProbabilities[];
+    foldOf: (index: number) => number;
+  },
   folds: number,
 ): { perFold: TierBlend[]; final: TierBlend } {
   const examples = scored.gold.map((index, position) => ({

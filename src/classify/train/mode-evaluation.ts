@@ -17,7 +17,9 @@ export function toModeProbabilities(
   blend?: TierBlend,
 ): ModeProbabilities {
   const blended =
-    blend === undefined ? learned : applyBlend(blend, { learned, heuristic: encoded.heuristic.probabilities });
+    blend === undefined
+      ? learned
+      : applyBlend(blend, { learned, heuristic: encoded.heuristic.probabilities });
   return {
     heuristic: applyTierBounds(encoded.heuristic.probabilities, encoded.heuristic),
     learned,

@@ -1,6 +1,7 @@
 import { SIGNAL_NAMES } from '../heuristics.js';
 import type { TierLogits } from '../learned-classifier.js';
 import type { DecisionPolicy, LocalModel } from '../local-model.js';
+import type { TierBlend } from '../tier-blend.js';
 import {
   NUMERIC_FEATURES,
   toFeatureLayout,
@@ -134,6 +135,7 @@ export function toLogitsOf(data: PreparedData, index: number, model: SoftmaxWeig
 export interface ModelSettings {
   temperature: number;
   decision: DecisionPolicy;
+  blend?: TierBlend | undefined;
   metadata: Record<string, unknown>;
 }
 
@@ -149,6 +151,7 @@ export function toLocalModel(
     bias: weights.bias,
     temperature: settings.temperature,
     decision: settings.decision,
+    blend: settings.blend,
     metadata: settings.metadata,
   };
 }
