@@ -27,7 +27,7 @@ export interface CooldownInput {
 
 /**
  * Whether a failure benches the deployment, and until when. Retry-After wins when given; otherwise
- * the cooldown doubles with each consecutive failure (a flapping deployment stays out longer).
+ * the cooldown doubles with each consecutive failure, failed probes included (a successful probe resets it).
  * A group's only deployment is not benched for a 429: it is all that group has, and the balancer
  * waits out the Retry-After instead.
  */

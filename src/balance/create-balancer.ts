@@ -80,6 +80,10 @@ interface RequestRun {
 interface Candidate {
   deployment: DeploymentConfig;
   fallback: boolean;
+  /**
+   * Deployments that could take the request instead: the group's size for a group member, every
+   * candidate for a fallback. A 429 does not bench a deployment that has no alternative.
+   */
   groupSize: number;
 }
 
@@ -94,7 +98,11 @@ function toCandidates(plan: RoutePlan, order: readonly string[]): Candidate[] {
   );
   return [
     ...group.map((deployment) => ({ deployment, fallback: false, groupSize: group.length })),
-    ...fallback.map((deployment) => ({ deployment, fallback: true, groupSize: 1 })),
+    ...fallback.map((deployment) => ({
+      deployment,
+      fallback: true,
+      groupSize: group.length + fallback.length,
+    })),
   ];
 }
 

@@ -7,6 +7,8 @@ import type { AttemptLimits } from './upstream.js';
  * it aborts the attempt's controller with a RouterError naming the limit. Always call `stop()`.
  */
 export interface AttemptWatchdog {
+  /** Call when the response headers arrive: stops the connect timer. */
+  onHeaders(): void;
   /** Call on every chunk; `content` = the chunk carried content. */
   onChunk(content: boolean): void;
   /** The error a timer produced, if one fired. */
@@ -30,6 +32,18 @@ export function createAttemptWatchdog(options: WatchdogOptions): AttemptWatchdog
     fired = error;
     controller.abort(error);
   };
+  // A native timer: undici's headersTimeout ticks every ~0.5 s and may be a second late.
+  const connectTimer = setTimeout(
+    () =>
+      fire(
+        new RouterError({
+          code: 'UPSTREAM_CONNECT_TIMEOUT',
+          message: `${deploymentId}: no response headers within ${limits.connectMs} ms`,
+          retryable: true,
+        }),
+      ),
+    limits.connectMs,
+  );
   const deadlineTimer = setTimeout(
     () =>
       fire(
@@ -67,6 +81,7 @@ export function createAttemptWatchdog(options: WatchdogOptions): AttemptWatchdog
     );
   };
   return {
+    onHeaders: () => clearTimeout(connectTimer),
     onChunk(content) {
       if (contentSeen) phaseTimer.refresh();
       else if (content) {
@@ -76,6 +91,7 @@ export function createAttemptWatchdog(options: WatchdogOptions): AttemptWatchdog
     },
     reason: () => fired,
     stop() {
+      clearTimeout(connectTimer);
       clearTimeout(deadlineTimer);
       clearTimeout(phaseTimer);
     },

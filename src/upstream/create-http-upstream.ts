@@ -101,9 +101,11 @@ export function createHttpUpstream(options: HttpUpstreamOptions): Upstream {
         headers: headersFor(request),
         body: request.body,
         signal: controller.signal,
-        headersTimeout: Math.min(limits.connectMs, limits.ttftMs),
+        // the watchdog times connect_ms precisely; undici's own coarse timer is only a backstop
+        headersTimeout: limits.connectMs + 1000,
         bodyTimeout: 0,
       });
+      watchdog.onHeaders();
       if (response.statusCode !== 200) {
         const bodyText = await readErrorBody(response.body);
         const retryAfter = response.headers['retry-after'];
