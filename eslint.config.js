@@ -4,10 +4,30 @@ import tseslint from 'typescript-eslint';
 import importX from 'eslint-plugin-import-x';
 
 /** Folders of the core that must never reach for the express layer, Redis or winston. */
-const coreFolders = ['classify', 'policy', 'balance', 'upstream', 'state', 'shared', 'config', 'observe', 'gateway'];
+const coreFolders = [
+  'classify',
+  'policy',
+  'balance',
+  'upstream',
+  'state',
+  'shared',
+  'config',
+  'observe',
+  'gateway',
+];
 
 export default tseslint.config(
-  { ignores: ['dist', 'node_modules', 'coverage', 'artifacts', 'bench/results', 'src/dashboard/public'] },
+  {
+    ignores: [
+      'dist',
+      '.bench-dist',
+      'node_modules',
+      'coverage',
+      'artifacts',
+      'bench/results',
+      'src/dashboard/public',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -35,8 +55,14 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['express', 'ioredis', 'winston'], message: 'Core folders never import express, ioredis or winston; wire them in main.ts.' },
-            { group: ['**/http/**', '../http/*'], message: 'Dependencies point one way: the core never imports the http adapter.' },
+            {
+              group: ['express', 'ioredis', 'winston'],
+              message: 'Core folders never import express, ioredis or winston; wire them in main.ts.',
+            },
+            {
+              group: ['**/http/**', '../http/*'],
+              message: 'Dependencies point one way: the core never imports the http adapter.',
+            },
           ],
         },
       ],

@@ -1,3 +1,5 @@
+import type { z } from 'zod';
+import type { apiKeySchema } from '../../src/config/routing-table-schema.js';
 import { createHash } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
@@ -22,8 +24,10 @@ const ADMIN_KEY = 'sk-ops-dashboard-test';
 const APP_KEY = 'sk-app-dashboard-test';
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
+type ApiKeyInput = z.input<typeof apiKeySchema>;
+
 /** `flaky` answers 503 and falls back to `steady`, so the page has a cooldown and fallbacks to show. */
-async function startFleet(apiKeys: Record<string, unknown>[] = []): Promise<Stack> {
+async function startFleet(apiKeys: ApiKeyInput[] = []): Promise<Stack> {
   return startStack({
     backends: [
       { id: 'flaky', models: ['sim-model'], fault: { name: 'error_503' } },
