@@ -7,6 +7,8 @@ export const envSchema = z.object({
   AUTOTIER_ROUTING_TABLE: z.string().default('routing-tables/default.yaml'),
   AUTOTIER_LOG_LEVEL: z.enum(['error', 'warn', 'info', 'debug']).default('info'),
   AUTOTIER_REDIS_URL: z.string().optional(),
+  /** A Redis command slower than this counts as a Redis failure (served on local state), ms. */
+  AUTOTIER_REDIS_TIMEOUT_MS: z.coerce.number().int().positive().default(1000),
   AUTOTIER_WORKERS: z.coerce.number().int().min(1).max(64).default(1),
 });
 

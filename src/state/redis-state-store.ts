@@ -11,7 +11,7 @@ export interface RedisStateStoreOptions {
   prefix?: string;
   /** How long hot reads (cooldowns, in-flight, latencies) are served from memory, ms. @default 500 */
   cacheMs?: number;
-  /** Time a command may take before it counts as a Redis failure, ms. @default 250 */
+  /** Time a command may take before it counts as a Redis failure, ms. @default 1000 */
   commandTimeoutMs?: number;
 }
 
@@ -39,7 +39,7 @@ export function createRedisStateStore(options: RedisStateStoreOptions): RedisSta
   const client = new Redis(options.url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
-    commandTimeout: options.commandTimeoutMs ?? 250,
+    commandTimeout: options.commandTimeoutMs ?? 1000,
     enableAutoPipelining: true,
     lazyConnect: false,
     retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
