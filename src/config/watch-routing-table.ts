@@ -18,7 +18,7 @@ export interface TableReloaderOptions {
 }
 
 export interface TableReloader {
-  /** Re-reads the file now (SIGHUP); resolves true when the new table was taken. */
+  /** Re-reads the file now (SIGHUP); resolves true when the file's table is the one serving. */
   reload(): Promise<boolean>;
   close(): void;
 }
@@ -30,7 +30,7 @@ export function createTableReloader(options: TableReloaderOptions): TableReloade
   async function reload(): Promise<boolean> {
     try {
       const table = await loadRoutingTableFile(options.path, options.clock.now());
-      if (table.version === lastVersion) return false;
+      if (table.version === lastVersion) return true; // already serving (the file watch got there first)
       lastVersion = table.version;
       options.onLoad(table);
       return true;

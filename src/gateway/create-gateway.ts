@@ -12,7 +12,13 @@ import { RouterError } from '../shared/errors.js';
 import { toMessageText, type ChatMessage } from '../shared/chat.js';
 import { TIERS, toTierRank } from '../shared/tier.js';
 import type { StateStore } from '../state/state-store.js';
-import { chatRequestSchema, completionRequestSchema, parseBody, type ChatRequest } from './chat-request.js';
+import {
+  chatRequestSchema,
+  completionRequestSchema,
+  parseBody,
+  type ChatRequest,
+  type CompletionRequest,
+} from './chat-request.js';
 import { decideRoute, type RouteDecision, type RouteHints } from './decide-route.js';
 import { toCompletionDecision } from './completion-route.js';
 import { createRequestTracker } from './request-tracker.js';
@@ -57,6 +63,25 @@ export interface Gateway {
   listModels(): Record<string, unknown>;
   /** The key of a request (undefined in open mode); throws 401 for a bad key. */
   authenticate(context: RequestContext): ApiKeyConfig | undefined;
+}
+
+/** The stream fields both request bodies share. */
+interface StreamFlags {
+  [key: string]: unknown;
+  stream?: boolean | null | undefined;
+  stream_options?: { include_usage?: boolean | undefined } | null | undefined;
+}
+
+/** What differs between the routed endpoints. */
+interface Endpoint<T> {
+  kind: 'chat' | 'completions';
+  path: '/chat/completions' | '/completions';
+  parse(body: unknown): T;
+  toPrompt(request: T): string;
+  decide(
+    request: T,
+    access: { context: RequestContext; loaded: LoadedTable; key: ApiKeyConfig | undefined },
+  ): Promise<RouteDecision>;
 }
 
 export function createGateway(options: GatewayOptions): Gateway {
@@ -111,25 +136,33 @@ export function createGateway(options: GatewayOptions): Gateway {
     });
   }
 
-  async function chatCompletion(body: unknown, context: RequestContext): Promise<GatewayResponse> {
+  /**
+   * The one path of every routed request: parse, authenticate, rate-limit, decide, admit tokens, run the
+   * balancer and answer; the tracker reports the request once, whatever happens.
+   */
+  async function serve<T extends StreamFlags>(
+    endpoint: Endpoint<T>,
+    input: { body: unknown; context: RequestContext },
+  ): Promise<GatewayResponse> {
+    const { body, context } = input;
     const stream =
       typeof body === 'object' && body !== null && (body as { stream?: unknown }).stream === true;
     const tracker = createRequestTracker({
       observer: options.observer,
       clock,
       requestId: context.requestId,
-      endpoint: 'chat',
+      endpoint: endpoint.kind,
       stream,
       startedAt: context.receivedAt,
     });
     try {
-      const request = parseBody(chatRequestSchema, body) as ChatRequest;
+      const request = endpoint.parse(body);
       const loaded = options.table();
       const key = authenticate(keyIndex(loaded), context.credentials);
       tracker.setKey(key?.name);
-      if (loaded.table.log_content) tracker.setPrompt(toPromptText(request.messages));
+      if (loaded.table.log_content) tracker.setPrompt(endpoint.toPrompt(request));
       if (key !== undefined) await limiter.admitRequest(key);
-      const decision = await decide(request, context, { loaded, key });
+      const decision = await endpoint.decide(request, { context, loaded, key });
       tracker.setDecision(decision);
       const admission =
         key === undefined
@@ -146,8 +179,8 @@ export function createGateway(options: GatewayOptions): Gateway {
         context,
         tracker,
         admission,
-        path: '/chat/completions',
-        kind: 'chat',
+        path: endpoint.path,
+        kind: endpoint.kind,
         stream,
         includeUsage: request.stream_options?.include_usage === true,
         toBody: (deployment) =>
@@ -157,7 +190,7 @@ export function createGateway(options: GatewayOptions): Gateway {
             tierConfig: decision.tierConfig,
             maxTokens: decision.maxTokens,
           }),
-        onCommitted: () => recordSession(decision, loaded),
+        onCommitted: () => (endpoint.kind === 'chat' ? recordSession(decision, loaded) : Promise.resolve()),
       });
     } catch (error) {
       tracker.end({
@@ -170,69 +203,27 @@ export function createGateway(options: GatewayOptions): Gateway {
     }
   }
 
-  async function completion(body: unknown, context: RequestContext): Promise<GatewayResponse> {
-    const stream =
-      typeof body === 'object' && body !== null && (body as { stream?: unknown }).stream === true;
-    const tracker = createRequestTracker({
-      observer: options.observer,
-      clock,
-      requestId: context.requestId,
-      endpoint: 'completions',
-      stream,
-      startedAt: context.receivedAt,
-    });
-    try {
-      const request = parseBody(completionRequestSchema, body);
-      const loaded = options.table();
-      const key = authenticate(keyIndex(loaded), context.credentials);
-      tracker.setKey(key?.name);
-      if (key !== undefined) await limiter.admitRequest(key);
-      const decision = await toCompletionDecision({
-        table: loaded.table,
+  const chatEndpoint: Endpoint<ChatRequest> = {
+    kind: 'chat',
+    path: '/chat/completions',
+    parse: (body) => parseBody(chatRequestSchema, body) as ChatRequest,
+    toPrompt: (request) => toPromptText(request.messages),
+    decide: (request, access) => decide(request, access.context, access),
+  };
+  const completionEndpoint: Endpoint<CompletionRequest> = {
+    kind: 'completions',
+    path: '/completions',
+    parse: (body) => parseBody(completionRequestSchema, body),
+    toPrompt: (request) => (Array.isArray(request.prompt) ? request.prompt.join('\n') : request.prompt),
+    decide: (request, access) =>
+      toCompletionDecision({
+        table: access.loaded.table,
         request,
         tokenCounter: options.tokenCounter,
         checker,
         now: clock.now(),
-      });
-      tracker.setDecision(decision);
-      const admission =
-        key === undefined
-          ? undefined
-          : await limiter.admitTokens(key, {
-              promptTokens: decision.promptTokens,
-              stream,
-              totalMs: decision.plan.timeouts.total_ms,
-            });
-      return await respondRouted({
-        balancer: options.balancer,
-        clock,
-        decision,
-        context,
-        tracker,
-        admission,
-        path: '/completions',
-        kind: 'completions',
-        stream,
-        includeUsage: request.stream_options?.include_usage === true,
-        toBody: (deployment) =>
-          shapeUpstreamBody({
-            body: request,
-            deployment,
-            tierConfig: decision.tierConfig,
-            maxTokens: decision.maxTokens,
-          }),
-        onCommitted: () => Promise.resolve(),
-      });
-    } catch (error) {
-      tracker.end({
-        status: error instanceof RouterError ? error.status : 500,
-        usage: undefined,
-        generatedChars: 0,
-        error,
-      });
-      throw error;
-    }
-  }
+      }),
+  };
 
   async function explain(body: unknown, context: RequestContext): Promise<Record<string, unknown>> {
     const request = parseBody(chatRequestSchema, body) as ChatRequest;
@@ -256,8 +247,8 @@ export function createGateway(options: GatewayOptions): Gateway {
   }
 
   return {
-    chatCompletion,
-    completion,
+    chatCompletion: (body, context) => serve(chatEndpoint, { body, context }),
+    completion: (body, context) => serve(completionEndpoint, { body, context }),
     explain,
     listModels,
     authenticate: (context) => authenticate(keyIndex(options.table()), context.credentials),

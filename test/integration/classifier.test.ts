@@ -9,7 +9,8 @@ import type { ResponderRequest } from '../../src/sim/index.js';
 import { postChat, startStack, type Stack } from '../helpers/start-stack.js';
 
 const FAST = { connect_ms: 1000, ttft_ms: 3000, idle_ms: 3000, total_ms: 10_000 };
-const verdict = (complexity: string): string => JSON.stringify({ complexity, reason: 'scripted', needs_vision: false });
+const verdict = (complexity: string): string =>
+  JSON.stringify({ complexity, reason: 'scripted', needs_vision: false });
 
 /** What the classifier server saw last: the request body the autotier LLM stage sent. */
 let lastClassifierBody: Record<string, unknown> = {};
@@ -21,27 +22,55 @@ describe('auto requests through the classifier cascade', () => {
     const promptTemplate = await readFile(CLASSIFIER_PROMPT_PATH, 'utf8');
     stack = await startStack({
       backends: ['classifier', 'small', 'medium', 'large', 'huge'].map((id) => ({ id, models: [id] })),
-      classifier: (loaded) => createTableClassifier({ loaded, model, promptTemplate, clock: systemClock, logger: silentLogger, readSecret: () => undefined }),
+      classifier: (loaded) =>
+        createTableClassifier({
+          loaded,
+          model,
+          promptTemplate,
+          clock: systemClock,
+          logger: silentLogger,
+          readSecret: () => undefined,
+        }),
       table: (urls) => {
-        const deployment = (id: string) => ({ id, model: id, base_url: urls[id] ?? '', context_window: 32768 });
+        const deployment = (id: string) => ({
+          id,
+          model: id,
+          base_url: urls[id] ?? '',
+          context_window: 32768,
+        });
         const tier = (id: string) => ({ group: [id], timeouts: FAST, max_tokens: { cap: 64, default: 16 } });
         return {
           deployments: ['classifier', 'small', 'medium', 'large', 'huge'].map(deployment),
-          tiers: { SIMPLE: tier('small'), MODERATE: tier('medium'), COMPLEX: tier('large'), EXPERT: tier('huge') },
+          tiers: {
+            SIMPLE: tier('small'),
+            MODERATE: tier('medium'),
+            COMPLEX: tier('large'),
+            EXPERT: tier('huge'),
+          },
           // threshold 1: the learned model is never sure, so every auto request asks the LLM
-          classifier: { mode: 'cascade', deployment: 'classifier', threshold: 1, deadline_ms: 400, circuit_breaker: { failures: 3, open_ms: 60_000 }, cache: { max_entries: 0 } },
+          classifier: {
+            mode: 'cascade',
+            deployment: 'classifier',
+            threshold: 1,
+            deadline_ms: 400,
+            circuit_breaker: { failures: 3, open_ms: 60_000 },
+            cache: { max_entries: 0 },
+          },
         };
       },
     });
   });
   afterAll(() => stack.close());
 
-  const scripted = (reply: (request: ResponderRequest) => { content?: string; delayMs?: number; status?: number }) =>
+  const scripted = (
+    reply: (request: ResponderRequest) => { content?: string; delayMs?: number; status?: number },
+  ) =>
     stack.sim('classifier').setResponder((request) => {
       lastClassifierBody = request.body as Record<string, unknown>;
       return reply(request);
     });
-  const ask = (text: string) => postChat(stack.url, { model: 'auto', messages: [{ role: 'user', content: text }] });
+  const ask = (text: string) =>
+    postChat(stack.url, { model: 'auto', messages: [{ role: 'user', content: text }] });
 
   it("routes by the LLM's verdict, cause llm, and sends the rubric prompt, JSON schema and no thinking", async () => {
     scripted(() => ({ content: verdict('EXPERT') }));
@@ -49,10 +78,17 @@ describe('auto requests through the classifier cascade', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('x-autotier-classifier')).toBe('llm');
     expect(response.headers.get('x-autotier-tier')).toBe('EXPERT');
-    expect(lastClassifierBody).toMatchObject({ model: 'classifier', temperature: 0, chat_template_kwargs: { enable_thinking: false }, response_format: { type: 'json_schema' } });
+    expect(lastClassifierBody).toMatchObject({
+      model: 'classifier',
+      temperature: 0,
+      chat_template_kwargs: { enable_thinking: false },
+      response_format: { type: 'json_schema' },
+    });
     const messages = lastClassifierBody['messages'] as { role: string; content: string }[];
     expect(messages[0]?.content).toContain('EXPERT (huge)');
-    expect(JSON.parse(messages[1]?.content ?? '{}')).toMatchObject({ last_user_message: 'please summarize this {"quoted": "braces"} text' });
+    expect(JSON.parse(messages[1]?.content ?? '{}')).toMatchObject({
+      last_user_message: 'please summarize this {"quoted": "braces"} text',
+    });
   });
 
   it('reads a verdict wrapped in a <think> block and a code fence', async () => {

@@ -109,10 +109,19 @@ describe('content logging', () => {
   afterAll(() => stack.close());
 
   it('puts prompt and completion text in the request line only when log_content is on', async () => {
-    stack = await startStack({ backends: [{ id: 'a', models: ['sim-model'] }], table: (urls) => ({ ...simpleTable({ urls, group: ['a'] }), log_content: true }) });
-    const response = await postChat(stack.url, { model: 'tier:SIMPLE', messages: [{ role: 'user', content: 'log me please' }], stream: true });
+    stack = await startStack({
+      backends: [{ id: 'a', models: ['sim-model'] }],
+      table: (urls) => ({ ...simpleTable({ urls, group: ['a'] }), log_content: true }),
+    });
+    const response = await postChat(stack.url, {
+      model: 'tier:SIMPLE',
+      messages: [{ role: 'user', content: 'log me please' }],
+      stream: true,
+    });
     await response.text();
-    await expect.poll(() => stack.logger.lines.find((line) => line.message === 'request')?.fields['prompt']).toBe('log me please');
+    await expect
+      .poll(() => stack.logger.lines.find((line) => line.message === 'request')?.fields['prompt'])
+      .toBe('log me please');
     const line = stack.logger.lines.find((entry) => entry.message === 'request');
     expect(String(line?.fields['completion'])).toMatch(/\w+/);
   });
