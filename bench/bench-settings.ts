@@ -1,0 +1,53 @@
+/** Sizes of one bench run; `--quick` trades precision for about a minute of wall time. */
+export interface BenchSettings {
+  /** Divides the iteration counts of the in-process cost measurements. */
+  costScale: number;
+  overhead: { rounds: number; requests: number; warmup: number; maxDurationSeconds: number };
+  realistic: { requests: number; warmup: number; maxDurationSeconds: number };
+  frontier: {
+    startRate: number;
+    maxRate: number;
+    minRate: number;
+    durationSeconds: number;
+    bisectSteps: number;
+  };
+  /** Whether `--workers 2` is started and its frontier searched. */
+  workers2: boolean;
+  streamLatency: { streams: number; startIntervalMs: number };
+  streamLevels: readonly number[];
+  /** Whether a failed ladder level is run a second time (the better run kept). */
+  retryFailedLevel: boolean;
+  /** Whether the CPU profile runs unless --profile / --no-profile say otherwise. */
+  profileByDefault: boolean;
+  profile: { durationSeconds: number; streams: number };
+  /** Pause before the idle and after-load RSS readings, in milliseconds. */
+  settleMs: number;
+}
+
+export const FULL_SETTINGS: BenchSettings = {
+  costScale: 1,
+  overhead: { rounds: 3, requests: 1000, warmup: 200, maxDurationSeconds: 3 },
+  realistic: { requests: 40, warmup: 5, maxDurationSeconds: 6 },
+  frontier: { startRate: 250, maxRate: 16_000, minRate: 25, durationSeconds: 2, bisectSteps: 2 },
+  workers2: true,
+  streamLatency: { streams: 80, startIntervalMs: 60 },
+  streamLevels: [100, 250, 500],
+  retryFailedLevel: true,
+  profileByDefault: true,
+  profile: { durationSeconds: 3, streams: 250 },
+  settleMs: 3000,
+};
+
+export const QUICK_SETTINGS: BenchSettings = {
+  costScale: 4,
+  overhead: { rounds: 1, requests: 300, warmup: 100, maxDurationSeconds: 1.5 },
+  realistic: { requests: 10, warmup: 3, maxDurationSeconds: 2 },
+  frontier: { startRate: 250, maxRate: 16_000, minRate: 60, durationSeconds: 1, bisectSteps: 0 },
+  workers2: false,
+  streamLatency: { streams: 24, startIntervalMs: 50 },
+  streamLevels: [500],
+  retryFailedLevel: false,
+  profileByDefault: false,
+  profile: { durationSeconds: 1, streams: 100 },
+  settleMs: 1500,
+};

@@ -1,0 +1,103 @@
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * How the bench runs autotier and the simulator: compiled JavaScript (preferred: no tsx loader in
+ * the measured process) or TypeScript through tsx.
+ *
+ * - `dist`: the project's own `npm run build` output, used when it is newer than every file in src/.
+ * - `build`: compiles src/ into `.bench-dist/` (a direct child of the project root, because
+ *   src/start-autotier.ts finds the project root one level above the compiled file) and deletes it
+ *   in `cleanup()`. Type errors from work in progress do not stop it as long as tsc emitted main.js.
+ * - `tsx`: no compilation.
+ */
+export type EntryKind = 'dist' | 'build' | 'tsx';
+
+export interface CodeEntries {
+  kind: EntryKind;
+  /** Node arguments that start autotier; its own flags follow. */
+  autotier: string[];
+  /** Node arguments that start the simulator CLI; the fleet file and --base-port follow. */
+  simulator: string[];
+  /** Anything worth printing about how the code was obtained. */
+  notes: string[];
+  cleanup(): void;
+}
+
+const BUILD_FOLDER = '.bench-dist';
+
+export async function prepareCodeEntries(options: {
+  projectRoot: string;
+  /** `auto` = dist if fresh, else build (or tsx when `buildAllowed` is false). */
+  preference: EntryKind | 'auto';
+  buildAllowed: boolean;
+}): Promise<CodeEntries> {
+  const { projectRoot, preference } = options;
+  const distFresh = isFresh(join(projectRoot, 'dist'), join(projectRoot, 'src'));
+  const kind =
+    preference !== 'auto' ? preference : distFresh ? 'dist' : options.buildAllowed ? 'build' : 'tsx';
+  if (kind === 'tsx') {
+    const tsx = ['--import', import.meta.resolve('tsx')];
+    return {
+      kind,
+      autotier: [...tsx, join(projectRoot, 'src/main.ts')],
+      simulator: [...tsx, join(projectRoot, 'src/sim/cli.ts')],
+      notes: ['autotier and the simulator ran from TypeScript through tsx (no fresh build)'],
+      cleanup: () => undefined,
+    };
+  }
+  const outDir = join(projectRoot, kind === 'dist' ? 'dist' : BUILD_FOLDER);
+  const notes = kind === 'dist' ? ['autotier ran from dist/ (npm run build output, newer than src/)'] : [];
+  if (kind === 'build') notes.push(...(await compile(projectRoot, outDir)));
+  const cleanup = (): void => {
+    if (kind === 'build') rmSync(outDir, { recursive: true, force: true });
+  };
+  if (!existsSync(join(outDir, 'main.js'))) {
+    cleanup();
+    throw new Error(`no ${join(outDir, 'main.js')}: build autotier first or pass --router tsx`);
+  }
+  return {
+    kind,
+    autotier: [join(outDir, 'main.js')],
+    simulator: [join(outDir, 'sim/cli.js')],
+    notes,
+    cleanup,
+  };
+}
+
+async function compile(projectRoot: string, outDir: string): Promise<string[]> {
+  rmSync(outDir, { recursive: true, force: true });
+  const tsc = join(projectRoot, 'node_modules/typescript/bin/tsc');
+  const child = spawn(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', outDir], {
+    cwd: projectRoot,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.setEncoding('utf8').on('data', (text: string) => (output += text));
+  child.stderr.setEncoding('utf8').on('data', (text: string) => (output += text));
+  const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+  const notes = [`autotier ran from a fresh build of src/ in ${BUILD_FOLDER}/ (deleted afterwards)`];
+  if (code !== 0) {
+    const errors = output.split('\n').filter((line) => line.includes('error TS')).length;
+    notes.push(`tsc reported ${errors} type error(s) in src/ (work in progress); the emitted JS was used`);
+  }
+  return notes;
+}
+
+/** True when `built` holds main.js and nothing under `source` was modified after it. */
+function isFresh(built: string, source: string): boolean {
+  const main = join(built, 'main.js');
+  if (!existsSync(main)) return false;
+  const builtAt = statSync(main).mtimeMs;
+  return newestModification(source) <= builtAt;
+}
+
+function newestModification(folder: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(folder, { withFileTypes: true })) {
+    const path = join(folder, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestModification(path) : statSync(path).mtimeMs);
+  }
+  return newest;
+}

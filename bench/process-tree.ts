@@ -1,0 +1,55 @@
+import { readdirSync, readFileSync } from 'node:fs';
+
+/**
+ * Reads memory and children of processes from /proc (Linux only), for the memory figures of
+ * issue 8 and for spotting the worker processes of `autotier --workers N`.
+ */
+
+/** Resident set size from /proc/<pid>/status `VmRSS`, in MiB; undefined when the process is gone. */
+export function readRssMiB(pid: number): number | undefined {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const match = /^VmRSS:\s+(\d+)\s+kB$/m.exec(status);
+    return match?.[1] === undefined ? undefined : Number(match[1]) / 1024;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Parent pid of a process, from the 4th field of /proc/<pid>/stat (after the parenthesized name). */
+function readParentPid(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[1]);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every live descendant of `pid` (children, grandchildren, ...). */
+export function listDescendants(pid: number): number[] {
+  const childrenOf = new Map<number, number[]>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const child = Number(entry);
+    const parent = readParentPid(child);
+    if (parent === undefined) continue;
+    childrenOf.set(parent, [...(childrenOf.get(parent) ?? []), child]);
+  }
+  const found: number[] = [];
+  const queue = [pid];
+  while (queue.length > 0) {
+    const next = childrenOf.get(queue.shift() ?? -1) ?? [];
+    found.push(...next);
+    queue.push(...next);
+  }
+  return found;
+}
+
+/** RSS of a process and all its descendants together, in MiB (shared pages counted once per process). */
+export function readTreeRssMiB(pid: number): number | undefined {
+  const own = readRssMiB(pid);
+  if (own === undefined) return undefined;
+  return listDescendants(pid).reduce((sum, child) => sum + (readRssMiB(child) ?? 0), own);
+}

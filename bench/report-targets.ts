@@ -1,0 +1,86 @@
+import type { Figure } from './report.js';
+
+/** One target of issue 8 and whether this run met it. */
+export interface Target {
+  key: string;
+  label: string;
+  /** The compared number: a ratio autotier / Portkey, or autotier's own figure. */
+  value: number | null;
+  /** e.g. `<= 0.2`, `>= 3`, `< 1`. */
+  limit: string;
+  met: boolean;
+}
+
+interface Rule {
+  key: string;
+  label: string;
+  field: 'autotier' | 'ratio';
+  limit: string;
+  test: (value: number) => boolean;
+}
+
+/** The targets of issue 8, in the issue's order; ratios are autotier / Portkey from the same run. */
+const RULES: readonly Rule[] = [
+  {
+    key: 'c1.tier_simple.added_p99_ms',
+    label: 'added p99 at c=1 (tier:SIMPLE) / Portkey',
+    field: 'ratio',
+    limit: '<= 0.2',
+    test: (value) => value <= 0.2,
+  },
+  {
+    key: 'c1.auto.added_p99_ms',
+    label: 'added p99 at c=1 (auto) / Portkey',
+    field: 'ratio',
+    limit: '<= 0.2',
+    test: (value) => value <= 0.2,
+  },
+  {
+    key: 'frontier.w1.p99_20ms_rps',
+    label: 'throughput at the 20 ms bound / Portkey',
+    field: 'ratio',
+    limit: '>= 3',
+    test: (value) => value >= 3,
+  },
+  {
+    key: 'stream.added_ttft_p99_ms',
+    label: 'added TTFT p99 (ms)',
+    field: 'autotier',
+    limit: '< 1',
+    test: (value) => value < 1,
+  },
+  {
+    key: 'stream.stalled_at_500',
+    label: 'stalled or failed streams at 500 concurrent',
+    field: 'autotier',
+    limit: '= 0',
+    test: (value) => value === 0,
+  },
+  {
+    key: 'memory.after_vs_idle_pct',
+    label: 'RSS after load vs idle (%)',
+    field: 'autotier',
+    limit: '<= 10',
+    test: (value) => value <= 10,
+  },
+];
+
+export function toTargets(figures: Readonly<Record<string, Figure>>): Target[] {
+  return RULES.map((rule) => {
+    const figure = figures[rule.key];
+    const value = figure?.[rule.field] ?? null;
+    // A Portkey throughput of 0 (it failed even the lowest rate) makes any positive autotier rate a win.
+    const beatsZero =
+      rule.field === 'ratio' &&
+      rule.limit.startsWith('>=') &&
+      figure?.portkey === 0 &&
+      (figure.autotier ?? 0) > 0;
+    return {
+      key: rule.key,
+      label: rule.label,
+      value,
+      limit: rule.limit,
+      met: beatsZero || (value !== null && rule.test(value)),
+    };
+  });
+}

@@ -1,0 +1,252 @@
+import type { BenchData, MemoryReadings, Unavailable } from './bench-data.js';
+import type { Frontier } from './measure-frontier.js';
+import { CORPORA, PROMPT_SIZES, type PromptSize } from './measure-local-costs.js';
+import type { StreamCapacity } from './measure-streams.js';
+import { toTargets, type Target } from './report-targets.js';
+import { round3 } from './stats.js';
+
+/** One figure of the bench: ours, Portkey's measured in the same run, and autotier / Portkey. */
+export interface Figure {
+  label: string;
+  unit: string;
+  autotier: number | null;
+  portkey?: number | null;
+  ratio?: number | null;
+  note?: string;
+}
+
+export type { Target } from './report-targets.js';
+
+export interface Report {
+  figures: Record<string, Figure>;
+  targets: Target[];
+}
+
+function ratio(ours: number | null | undefined, theirs: number | null | undefined): number | null {
+  if (ours === null || ours === undefined || theirs === null || theirs === undefined || theirs <= 0)
+    return null;
+  return Math.round((ours / theirs) * 1000) / 1000;
+}
+
+function figure(label: string, unit: string, autotier: number | null, portkey?: number | null): Figure {
+  return portkey === undefined
+    ? { label, unit, autotier }
+    : { label, unit, autotier, portkey, ratio: ratio(autotier, portkey) };
+}
+
+function isUnavailable(value: object): value is Unavailable {
+  return 'unavailable' in value;
+}
+
+export function toReport(data: BenchData): Report {
+  const figures: Record<string, Figure> = {};
+  addOverhead(figures, data);
+  addFrontier(figures, data);
+  addStreams(figures, data);
+  addMemory(figures, data.memory.autotier, data.memory.portkey);
+  addCosts(figures, data);
+  return { figures, targets: toTargets(figures) };
+}
+
+function addOverhead(figures: Record<string, Figure>, data: BenchData): void {
+  const { zero, realistic } = data.overhead;
+  figures['c1.direct.p50_ms'] = figure('direct to simulator p50 (baseline)', 'ms', zero.direct.p50Ms);
+  figures['c1.direct.p99_ms'] = figure('direct to simulator p99 (baseline)', 'ms', zero.direct.p99Ms);
+  for (const [key, route, label] of [
+    ['tier_simple', 'autotier', 'tier:SIMPLE'],
+    ['auto', 'autotier-auto', 'auto (local classifier)'],
+  ] as const) {
+    const ours = zero.routes[route];
+    const theirs = zero.routes.portkey;
+    figures[`c1.${key}.added_p50_ms`] = figure(
+      `${label} added p50`,
+      'ms',
+      ours?.addedP50Ms ?? null,
+      theirs?.addedP50Ms ?? null,
+    );
+    figures[`c1.${key}.added_p99_ms`] = figure(
+      `${label} added p99`,
+      'ms',
+      ours?.addedP99Ms ?? null,
+      theirs?.addedP99Ms ?? null,
+    );
+  }
+  figures['c1_realistic.direct.p50_ms'] = figure(
+    'direct p50 (60 ms to first token)',
+    'ms',
+    realistic.direct.p50Ms,
+  );
+  const ours = realistic.routes.autotier;
+  const theirs = realistic.routes.portkey;
+  figures['c1_realistic.tier.added_p50_ms'] = figure(
+    'pinned deployment added p50',
+    'ms',
+    ours?.addedP50Ms ?? null,
+    theirs?.addedP50Ms ?? null,
+  );
+  figures['c1_realistic.tier.added_p99_ms'] = figure(
+    'pinned deployment added p99',
+    'ms',
+    ours?.addedP99Ms ?? null,
+    theirs?.addedP99Ms ?? null,
+  );
+}
+
+function frontierRate(frontier: Frontier | undefined, bound: string): number | null {
+  return frontier === undefined ? null : (frontier.ratesByBound[bound] ?? null);
+}
+
+function addFrontier(figures: Record<string, Figure>, data: BenchData): void {
+  const { autotier, portkey, autotierWorkers2 } = data.frontier;
+  for (const bound of ['5ms', '20ms', '100ms']) {
+    const open = autotier.unbounded.includes(bound) ? ' (not reached: higher)' : '';
+    figures[`frontier.w1.p99_${bound}_rps`] = {
+      ...figure(
+        `1 worker, added p99 <= ${bound}`,
+        'req/s',
+        frontierRate(autotier, bound),
+        frontierRate(portkey, bound),
+      ),
+      ...(open === '' ? {} : { note: open.trim() }),
+    };
+    figures[`frontier.w2.p99_${bound}_rps`] = isUnavailable(autotierWorkers2)
+      ? {
+          ...figure(`--workers 2, added p99 <= ${bound}`, 'req/s', null, frontierRate(portkey, bound)),
+          note: autotierWorkers2.unavailable,
+        }
+      : figure(
+          `--workers 2, added p99 <= ${bound}`,
+          'req/s',
+          frontierRate(autotierWorkers2, bound),
+          frontierRate(portkey, bound),
+        );
+  }
+}
+
+function held(capacity: StreamCapacity | undefined): number | null {
+  return capacity === undefined ? null : capacity.heldStreams;
+}
+
+function addStreams(figures: Record<string, Figure>, data: BenchData): void {
+  const ours = data.streams.latency.routes.autotier;
+  const theirs = data.streams.latency.routes.portkey;
+  figures['stream.added_ttft_p50_ms'] = figure(
+    'added TTFT p50',
+    'ms',
+    ours?.addedTtftP50Ms ?? null,
+    theirs?.addedTtftP50Ms ?? null,
+  );
+  figures['stream.added_ttft_p99_ms'] = figure(
+    'added TTFT p99',
+    'ms',
+    ours?.addedTtftP99Ms ?? null,
+    theirs?.addedTtftP99Ms ?? null,
+  );
+  figures['stream.added_gap_p50_ms'] = figure(
+    'added inter-chunk gap p50',
+    'ms',
+    ours?.addedGapP50Ms ?? null,
+    theirs?.addedGapP50Ms ?? null,
+  );
+  figures['stream.added_gap_p99_ms'] = figure(
+    'added inter-chunk gap p99',
+    'ms',
+    ours?.addedGapP99Ms ?? null,
+    theirs?.addedGapP99Ms ?? null,
+  );
+  const { capacity } = data.streams;
+  figures['stream.direct.held_streams'] = figure(
+    'direct: concurrent streams without a stall',
+    'streams',
+    held(capacity.direct),
+  );
+  figures['stream.held_streams'] = figure(
+    'concurrent streams without a stall',
+    'streams',
+    held(capacity.autotier),
+    held(capacity.portkey),
+  );
+  const top = Math.max(...data.streams.levels);
+  const atTop = capacity.autotier?.levels.find((level) => level.streams === top);
+  figures[`stream.stalled_at_${top}`] = {
+    ...figure(
+      `stalled or failed streams at ${top}`,
+      'streams',
+      atTop === undefined ? null : atTop.stalled + (top - atTop.completed),
+    ),
+    ...(atTop === undefined ? { note: 'not reached (a lower level failed)' } : {}),
+  };
+}
+
+function addMemory(
+  figures: Record<string, Figure>,
+  ours: MemoryReadings,
+  theirs: MemoryReadings | undefined,
+): void {
+  const pick = (
+    readings: MemoryReadings | undefined,
+    key: keyof MemoryReadings,
+  ): number | null | undefined =>
+    theirs === undefined ? undefined : readings === undefined ? null : round3(readings[key]);
+  figures['memory.rss_start_mib'] = figure(
+    'RSS at start',
+    'MiB',
+    round3(ours.startMiB),
+    pick(theirs, 'startMiB'),
+  );
+  figures['memory.rss_idle_mib'] = figure(
+    'RSS idle, before load',
+    'MiB',
+    round3(ours.idleMiB),
+    pick(theirs, 'idleMiB'),
+  );
+  figures['memory.rss_peak_mib'] = figure(
+    'RSS peak under load',
+    'MiB',
+    round3(ours.peakMiB),
+    pick(theirs, 'peakMiB'),
+  );
+  figures['memory.rss_after_mib'] = figure(
+    'RSS after load',
+    'MiB',
+    round3(ours.afterMiB),
+    pick(theirs, 'afterMiB'),
+  );
+  const growth = (readings: MemoryReadings): number =>
+    round3(((readings.afterMiB - readings.idleMiB) / readings.idleMiB) * 100);
+  figures['memory.after_vs_idle_pct'] = {
+    label: 'RSS after load vs idle',
+    unit: '%',
+    autotier: growth(ours),
+    ...(theirs === undefined ? {} : { portkey: growth(theirs) }),
+  };
+}
+
+function addCosts(figures: Record<string, Figure>, data: BenchData): void {
+  for (const corpus of CORPORA) {
+    const costs = data.costs[corpus];
+    for (const size of Object.keys(PROMPT_SIZES) as PromptSize[]) {
+      const local = costs.local?.[size];
+      figures[`cost.${corpus}.classifier_local.${size}_us`] = figure(
+        `local classifier, ${size} (${corpus})`,
+        'us',
+        local?.medianUs ?? null,
+      );
+      figures[`cost.${corpus}.classifier_heuristic.${size}_us`] = figure(
+        `heuristic classifier, ${size} (${corpus})`,
+        'us',
+        costs.heuristic[size].medianUs,
+      );
+      figures[`cost.${corpus}.token_count.${size}_ms`] = figure(
+        `token count, ${size} (${corpus})`,
+        'ms',
+        round3(costs.tokenCount[size].medianUs / 1000),
+      );
+    }
+    figures[`cost.${corpus}.token_count.100k_max_stall_ms`] = figure(
+      `longest event-loop stall counting 100k (${corpus})`,
+      'ms',
+      costs.maxStallWhileCounting100kMs,
+    );
+  }
+}

@@ -1,0 +1,56 @@
+import { BENCH_MODEL, BODIES, ROUTER_MODEL, type BackendId } from './bench-fleet.js';
+import type { Target } from './load.js';
+import { toPortkeyConfig } from './portkey.js';
+
+/** The ways a request reaches a backend: straight to the simulator, through autotier, through Portkey. */
+export type RouteName = 'direct' | 'autotier' | 'autotier-auto' | 'portkey';
+
+export interface NamedTarget extends Target {
+  name: RouteName;
+}
+
+export interface RouteBases {
+  /** Simulator base URL of each backend. */
+  simulator: Record<BackendId, string>;
+  autotier: string;
+  portkey: string | undefined;
+}
+
+/**
+ * Targets for one backend. autotier is asked for `tier:SIMPLE` or `auto` (zero-latency backend) or
+ * for the backend's deployment id; Portkey forwards the served model name with a
+ * single-target config pointing at that backend.
+ */
+export function toTargets(bases: RouteBases, backend: BackendId): NamedTarget[] {
+  const body = BODIES[backend];
+  const targets: NamedTarget[] = [
+    {
+      name: 'direct',
+      url: `${bases.simulator[backend]}/chat/completions`,
+      body: { ...body, model: BENCH_MODEL },
+    },
+    {
+      name: 'autotier',
+      url: `${bases.autotier}/chat/completions`,
+      body: { ...body, model: ROUTER_MODEL[backend] },
+    },
+  ];
+  if (backend === 'zero')
+    targets.push({
+      name: 'autotier-auto',
+      url: `${bases.autotier}/chat/completions`,
+      body: { ...body, model: 'auto' },
+    });
+  if (bases.portkey !== undefined)
+    targets.push({
+      name: 'portkey',
+      url: `${bases.portkey}/chat/completions`,
+      headers: { 'x-portkey-config': JSON.stringify(toPortkeyConfig(bases.simulator[backend])) },
+      body: { ...body, model: BENCH_MODEL },
+    });
+  return targets;
+}
+
+export function pick(targets: readonly NamedTarget[], name: RouteName): NamedTarget | undefined {
+  return targets.find((target) => target.name === name);
+}

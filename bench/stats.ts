@@ -1,0 +1,15 @@
+/** Small helpers for combining repeated runs. */
+
+/** Median of the values (mean of the middle two for an even count); NaN when empty. */
+export function median(values: readonly number[]): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((left, right) => left - right);
+  const middle = Math.floor(sorted.length / 2);
+  const upper = sorted[middle] ?? Number.NaN;
+  return sorted.length % 2 === 1 ? upper : ((sorted[middle - 1] ?? upper) + upper) / 2;
+}
+
+/** Rounds to microseconds when the value is in milliseconds (3 decimals). */
+export function round3(value: number): number {
+  return Math.round(value * 1000) / 1000;
+}
