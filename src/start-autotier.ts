@@ -65,7 +65,11 @@ async function createSharedState(input: {
   const metrics = createMetrics();
   const url = input.env.AUTOTIER_REDIS_URL;
   if (url === undefined) return { metrics };
-  const redis = createRedisStateStore({ url, clock: systemClock, commandTimeoutMs: input.env.AUTOTIER_REDIS_TIMEOUT_MS });
+  const redis = createRedisStateStore({
+    url,
+    clock: systemClock,
+    commandTimeoutMs: input.env.AUTOTIER_REDIS_TIMEOUT_MS,
+  });
   if (!(await redis.ready(2000)))
     input.logger.error('Redis is not answering yet; serving on local state until it does', {
       url: redactUrl(url),
