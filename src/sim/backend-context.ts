@@ -11,6 +11,8 @@ export interface BackendContext {
   models: readonly string[];
   contextWindow: number;
   reasoningMode: ReasoningMode;
+  /** Natural reply length in tokens when the request sets no x-sim-tokens; undefined = max_tokens. */
+  answerTokens: number | undefined;
   settings(): { fault: FaultSpec | undefined; latency: SimLatency; responder: Responder | undefined };
   faultState: FaultState;
   stats: SimStatsRecorder;

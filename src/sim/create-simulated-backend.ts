@@ -25,6 +25,7 @@ export async function createSimulatedBackend(options: SimBackendOptions): Promis
     models: [...options.models],
     contextWindow,
     reasoningMode: options.reasoning ?? 'reasoning_content',
+    answerTokens: options.answerTokens,
     settings: () => ({ fault, latency, responder }),
     faultState,
     stats,

@@ -30,7 +30,7 @@ export async function sendCompletion(
   const plan = prepared.plan({
     backendId: backend.backendId,
     reasoningMode: backend.reasoningMode,
-    tokensOverride: readTokensHeader(exchange.request.headers),
+    tokensOverride: readTokensHeader(exchange.request.headers) ?? backend.answerTokens,
     reply: job.reply,
     nextId: backend.nextId,
   });

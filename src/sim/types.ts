@@ -65,6 +65,11 @@ export interface SimBackendOptions {
   responder?: Responder;
   /** @default 'reasoning_content' */
   reasoning?: ReasoningMode;
+  /**
+   * Natural reply length in tokens, like a real model that stops on its own (finish_reason "stop" when
+   * below max_tokens). @default undefined: replies run to max_tokens (or 16 without it)
+   */
+  answerTokens?: number;
 }
 
 export interface SimStats {
