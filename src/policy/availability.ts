@@ -1,3 +1,4 @@
+import { createZonedParts } from './zoned-parts.js';
 import { WEEKDAYS, type Availability, type Weekday } from '../config/availability-schema.js';
 import { TABLE_TIERS, type TableTier } from '../config/routing-table-schema.js';
 import type { RoutingTable } from '../config/table-schema.js';
@@ -20,23 +21,9 @@ export interface AvailabilityChecker {
 }
 
 export function createAvailabilityChecker(): AvailabilityChecker {
-  const formatters = new Map<string, Intl.DateTimeFormat>();
+  const zonedParts = createZonedParts();
   const toLocal = (timeZone: string, epochMs: number): LocalTime => {
-    let formatter = formatters.get(timeZone);
-    if (formatter === undefined) {
-      formatter = new Intl.DateTimeFormat('en-US', {
-        timeZone,
-        hourCycle: 'h23',
-        weekday: 'short',
-        year: 'numeric',
-        month: '2-digit',
-        day: '2-digit',
-        hour: '2-digit',
-        minute: '2-digit',
-      });
-      formatters.set(timeZone, formatter);
-    }
-    const parts = Object.fromEntries(formatter.formatToParts(epochMs).map((part) => [part.type, part.value]));
+    const parts = zonedParts(timeZone, epochMs);
     const weekday = WEEKDAYS.indexOf((parts['weekday'] ?? '').toLowerCase().slice(0, 3) as Weekday);
     return {
       weekday,

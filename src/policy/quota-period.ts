@@ -1,3 +1,5 @@
+import { createZonedParts } from './zoned-parts.js';
+
 export interface PeriodInput {
   timezone: string;
   /** Local time the period starts, HH:MM. @default 00:00 */
@@ -14,23 +16,7 @@ export interface PeriodClock {
 }
 
 export function createPeriodClock(): PeriodClock {
-  const formatters = new Map<string, Intl.DateTimeFormat>();
-  const toParts = (timeZone: string, epochMs: number): Record<string, string> => {
-    let formatter = formatters.get(timeZone);
-    if (formatter === undefined) {
-      formatter = new Intl.DateTimeFormat('en-CA', {
-        timeZone,
-        hourCycle: 'h23',
-        year: 'numeric',
-        month: '2-digit',
-        day: '2-digit',
-        hour: '2-digit',
-        minute: '2-digit',
-      });
-      formatters.set(timeZone, formatter);
-    }
-    return Object.fromEntries(formatter.formatToParts(epochMs).map((part) => [part.type, part.value]));
-  };
+  const toParts = createZonedParts();
   const resetMs = (reset: string | undefined): number => {
     const [hours, minutes] = (reset ?? '00:00').split(':').map(Number);
     return ((hours ?? 0) * 60 + (minutes ?? 0)) * 60_000;
