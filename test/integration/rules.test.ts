@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +7,12 @@ import { createLocalClassifier } from '../../src/classify/local-classifier.js';
 import { createTableReloader } from '../../src/config/watch-routing-table.js';
 import type { RoutingTableInput } from '../../src/config/table-schema.js';
 import { HELLO, postChat, startStack, type Stack } from '../helpers/start-stack.js';
+
+/** Writes a file the way a deploy should: a temporary file renamed over the old one. */
+async function writeAtomically(path: string, text: string): Promise<void> {
+  await writeFile(`${path}.tmp`, text);
+  await rename(`${path}.tmp`, path);
+}
 
 /** Wall time moved to a chosen instant but still ticking, so timers and deadlines behave. */
 function clockAt(iso: string): { now: () => number; set(iso: string): void } {
@@ -217,7 +223,7 @@ describe('overrides disabled and hot reload', () => {
     });
     try {
       const valid = fleetTable(urls);
-      await writeFile(
+      await writeAtomically(
         path,
         stringify({
           ...valid,
@@ -230,19 +236,19 @@ describe('overrides disabled and hot reload', () => {
           'x-autotier-deployment',
         ),
       ).toBe('mlx-30b');
-      await writeFile(
+      await writeAtomically(
         path,
         stringify({ ...valid, tiers: { ...valid.tiers, SIMPLE: { group: ['ghost'], timeout: 5 } } }),
       );
       expect(await reloader.reload()).toBe(false);
-      expect(rejected[0]).toContain('tiers.SIMPLE.group.0');
-      expect(rejected[0]).toContain('timeout');
+      const rejection = rejected.find((message) => message.includes('tiers.SIMPLE.group.0'));
+      expect(rejection).toContain('timeout');
       expect(
         (await postChat(stack.url, { model: 'tier:SIMPLE', messages: HELLO })).headers.get(
           'x-autotier-deployment',
         ),
       ).toBe('mlx-30b');
-      await writeFile(path, stringify(valid));
+      await writeAtomically(path, stringify(valid));
       await expect
         .poll(
           async () =>
