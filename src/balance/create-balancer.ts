@@ -53,8 +53,8 @@ export interface ExecuteResult {
   /** Epoch ms of the first content token of the answering attempt. */
   firstTokenAt: number;
   head: readonly UpstreamEvent[];
-  /** Events after the commit point; iterate it to the end or call `cancel()`. */
-  rest: AsyncIterable<UpstreamEvent>;
+  /** Events after the commit point, in arrival batches; iterate it to the end or call `cancel()`. */
+  rest: AsyncIterable<UpstreamEvent[]>;
   cancel(): void;
 }
 
@@ -203,14 +203,20 @@ export function createBalancer(options: BalancerOptions): Balancer {
       void committed.iterator.return?.();
       void settle();
     };
-    const rest: AsyncIterable<UpstreamEvent> = {
+    const note = (batch: readonly UpstreamEvent[]): void => {
+      completionTokens = toCompletionTokens(batch) || completionTokens;
+    };
+    const rest: AsyncIterable<UpstreamEvent[]> = {
       async *[Symbol.asyncIterator]() {
         try {
+          if (committed.pending.length > 0) {
+            note(committed.pending);
+            yield committed.pending;
+          }
           for (;;) {
             const next = await committed.iterator.next();
             if (next.done === true) break;
-            if (next.value.chunk.usage !== undefined && next.value.chunk.usage !== null)
-              completionTokens = next.value.chunk.usage.completion_tokens;
+            note(next.value);
             yield next.value;
           }
           await settle();
@@ -448,7 +454,7 @@ export function createBalancer(options: BalancerOptions): Balancer {
   return { execute };
 }
 
-const emptyEvents: AsyncIterable<UpstreamEvent> = {
+const emptyEvents: AsyncIterable<UpstreamEvent[]> = {
   async *[Symbol.asyncIterator]() {
     // nothing after a buffered attempt
   },

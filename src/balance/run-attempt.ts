@@ -21,8 +21,10 @@ export interface AttemptInput {
 export interface CommittedAttempt {
   /** Events read before the commit point (every event for `complete`). */
   head: UpstreamEvent[];
+  /** Events that arrived in the same read as the first content token, after it. */
+  pending: UpstreamEvent[];
   /** The live iterator after the commit point; already finished for `complete`. */
-  iterator: AsyncIterator<UpstreamEvent>;
+  iterator: AsyncIterator<UpstreamEvent[]>;
   /** Time from the attempt start to the first content token (or to the end), ms. */
   ttftMs: number;
   abort(): void;
@@ -41,15 +43,19 @@ export async function runAttempt(input: AttemptInput): Promise<CommittedAttempt>
   });
   const iterator = attempt.events[Symbol.asyncIterator]();
   const head: UpstreamEvent[] = [];
+  let pending: UpstreamEvent[] = [];
   let ttftMs: number | undefined;
   try {
-    for (;;) {
+    reading: for (;;) {
       const next = await iterator.next();
       if (next.done === true) break;
-      head.push(next.value);
-      if (next.value.firstContent) {
+      for (const [index, event] of next.value.entries()) {
+        head.push(event);
+        if (!event.firstContent) continue;
         ttftMs = input.clock.now() - startedAt;
-        if (input.commit === 'first_content') break;
+        if (input.commit !== 'first_content') continue;
+        pending = next.value.slice(index + 1);
+        break reading;
       }
     }
   } catch (error) {
@@ -58,5 +64,11 @@ export async function runAttempt(input: AttemptInput): Promise<CommittedAttempt>
       ? error
       : new RouterError({ code: 'INTERNAL', message: String(error), cause: error });
   }
-  return { head, iterator, ttftMs: ttftMs ?? input.clock.now() - startedAt, abort: () => attempt.abort() };
+  return {
+    head,
+    pending,
+    iterator,
+    ttftMs: ttftMs ?? input.clock.now() - startedAt,
+    abort: () => attempt.abort(),
+  };
 }

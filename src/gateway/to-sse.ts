@@ -56,8 +56,9 @@ export async function* toSse(options: SseOptions): AsyncGenerator<string> {
   };
   try {
     yield result.head.map(frame).join('');
-    for await (const event of result.rest) {
-      const text = frame(event);
+    // one write per arrival batch: a burst of chunks becomes one socket write, not one each
+    for await (const batch of result.rest) {
+      const text = batch.map(frame).join('');
       if (text !== '') yield text;
     }
     ended = true;

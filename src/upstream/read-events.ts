@@ -59,10 +59,10 @@ function toReadError(error: unknown, options: ReadEventsOptions): RouterError {
 }
 
 /**
- * The events of an SSE body, parsed and checked. Ends normally at `[DONE]`, or at the end of the
+ * The events of an SSE body, parsed and checked, in batches of one network read. Ends normally at `[DONE]`, or at the end of the
  * body when every choice already had a finish_reason; otherwise the stream was cut and this throws.
  */
-export async function* readEvents(options: ReadEventsOptions): AsyncGenerator<UpstreamEvent> {
+export async function* readEvents(options: ReadEventsOptions): AsyncGenerator<UpstreamEvent[]> {
   const parser = createSseParser();
   const decoder = new TextDecoder();
   const seen = new Set<number>();
@@ -70,17 +70,28 @@ export async function* readEvents(options: ReadEventsOptions): AsyncGenerator<Up
   let contentSeen = false;
   try {
     for await (const bytes of options.body) {
+      const batch: UpstreamEvent[] = [];
       for (const data of parser.push(decoder.decode(bytes, { stream: true }))) {
-        if (data === '[DONE]') return;
-        const chunk = parseChunk(data, options.deploymentId);
+        if (data === '[DONE]') {
+          if (batch.length > 0) yield batch;
+          return;
+        }
+        let chunk: ChatChunk;
+        try {
+          chunk = parseChunk(data, options.deploymentId);
+        } catch (error) {
+          // hand over the good events first, so a bad chunk fails the stream where it stands
+          if (batch.length > 0) yield batch;
+          throw error;
+        }
         const content = hasContent(chunk);
         options.watchdog.onChunk(content);
         for (const choice of chunk.choices ?? []) seen.add(choice.index ?? 0);
         for (const index of toFinishedIndexes(chunk)) finished.add(index);
-        const firstContent = content && !contentSeen;
+        batch.push({ data, chunk, firstContent: content && !contentSeen });
         contentSeen ||= content;
-        yield { data, chunk, firstContent };
       }
+      if (batch.length > 0) yield batch;
     }
   } catch (error) {
     throw toReadError(error, options);

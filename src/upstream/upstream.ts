@@ -36,8 +36,11 @@ export interface UpstreamEvent {
 export interface UpstreamAttempt {
   /** Milliseconds from the start of the attempt to the response headers. */
   headersMs: number;
-  /** Events in order; throws a RouterError on timeout, cut, malformed chunk or abort. */
-  events: AsyncIterable<UpstreamEvent>;
+  /**
+   * Events in order, batched as they arrived (one batch per network read, so a burst costs one
+   * iteration, not one per event); throws a RouterError on timeout, cut, malformed chunk or abort.
+   */
+  events: AsyncIterable<UpstreamEvent[]>;
   /** Stops the attempt and releases its connection (idempotent). */
   abort(): void;
 }
