@@ -19,7 +19,11 @@ function localSaying(tier: Tier, confidence: number): LocalClassifier {
     stageLatencyMs: { heuristic: 0.01, learned: 0.01 },
     cause: 'learned',
   };
-  return { classifyLocal: () => result, classify: () => Promise.reject(new Error('unused')) };
+  return {
+    classifyLocal: () => result,
+    classifyInput: () => result,
+    classify: () => Promise.reject(new Error('unused')),
+  };
 }
 
 /** An LLM stage that answers with `outcome`, or never answers (until aborted) when outcome is 'silent'. */

@@ -100,7 +100,7 @@ export function createCascadeClassifier(options: CascadeOptions): Classifier {
     const key = toCacheKey(input);
     const cached = options.cache.get(key);
     if (cached !== undefined) return { ...cached, cause: 'cache', llmCalled: false, stageLatencyMs: {} };
-    const local = options.local.classifyLocal(request);
+    const local = options.local.classifyInput(input);
     const wantsLlm =
       options.mode === 'llm' ||
       (options.mode === 'cascade' && !isSureLocalDecision(local, options.threshold));

@@ -37,6 +37,8 @@ export interface LocalClassification {
 export interface LocalClassifier extends Classifier {
   /** Synchronous local decision; never calls out. */
   classifyLocal(request: ClassifyRequest): LocalClassification;
+  /** The same, for an input already extracted (the cascade builds it once for its cache key too). */
+  classifyInput(input: ClassifyInput): LocalClassification;
 }
 
 export interface LocalClassifierOptions {
@@ -93,6 +95,7 @@ export function createLocalClassifier(options: LocalClassifierOptions): LocalCla
     classifyInput(toClassifyInput(request, limits));
   return {
     classifyLocal,
+    classifyInput,
     classify: (request) => Promise.resolve(toClassificationDecision(classifyLocal(request))),
   };
 }
