@@ -1,5 +1,5 @@
 import type { Logger } from '../observe/logger.js';
-import type { StateStore, WindowDecision } from './state-store.js';
+import type { CooldownRecord, StateStore, WindowDecision } from './state-store.js';
 
 export interface ResilientStoreOptions {
   /** The shared store (Redis). */
@@ -70,6 +70,19 @@ export function createResilientStore(options: ResilientStoreOptions): ResilientS
     await localWrite();
     await read(operation, sharedWrite, () => Promise.resolve());
   }
+  /**
+   * Cooldowns as Redis has them, copied into the local store, so that during an outage this process
+   * serves on the last shared view (a cooldown another instance lifted is lifted here too).
+   */
+  async function readSharedCooldowns(ids: readonly string[]): Promise<ReadonlyMap<string, CooldownRecord>> {
+    const shared = await primary.getCooldowns(ids);
+    for (const id of ids) {
+      const record = shared.get(id);
+      await local.clearCooldown(id);
+      if (record !== undefined) await local.setCooldown(id, record);
+    }
+    return shared;
+  }
   const limitFallback = (consume: () => Promise<WindowDecision>) => (): Promise<WindowDecision> =>
     options.rateLimitsWhenDown === 'open'
       ? consume().then((decision) => ({ ...decision, allowed: true, retryAfterMs: 0 }))
@@ -81,7 +94,7 @@ export function createResilientStore(options: ResilientStoreOptions): ResilientS
     getCooldowns: (ids) =>
       read(
         'getCooldowns',
-        () => primary.getCooldowns(ids),
+        () => readSharedCooldowns(ids),
         () => local.getCooldowns(ids),
       ),
     setCooldown: (id, record) =>
