@@ -1,19 +1,14 @@
 import { TIERS } from '../src/shared/tier.js';
 import { FACETS, type Facet } from './eval-case.js';
 import type { EvalReport } from './eval-report.js';
+import { QUALITY_ROWS, type MetricRow } from './headline-metrics.js';
 import { formatMs, formatPercent, formatTable, joinBlocks } from './text-table.js';
 
-type Row = [string, (report: EvalReport) => string];
+type Row = MetricRow;
 
 const HEADLINE_ROWS: Row[] = [
   ['cases', (report) => String(report.n)],
-  ['exact accuracy', (report) => formatPercent(report.accuracy)],
-  ['acceptable-tier accuracy', (report) => formatPercent(report.acceptable_accuracy)],
-  ['macro-F1', (report) => report.macro_f1.toFixed(3)],
-  ['under-routing', (report) => formatPercent(report.under_routing_rate)],
-  ['over-routing', (report) => formatPercent(report.over_routing_rate)],
-  ['needed the LLM', (report) => formatPercent(report.llm_call_rate)],
-  ['cost vs all-EXPERT', (report) => formatPercent(report.cost.relative_to_expert)],
+  ...QUALITY_ROWS,
   ['latency p50 ms', (report) => formatMs(report.latency_ms.p50)],
   ['latency p95 ms', (report) => formatMs(report.latency_ms.p95)],
   ['latency p99 ms', (report) => formatMs(report.latency_ms.p99)],

@@ -1,5 +1,6 @@
 import { FACETS } from './eval-case.js';
 import type { EvalReport } from './eval-report.js';
+import { QUALITY_ROWS, type MetricRow } from './headline-metrics.js';
 import { escapeHtml } from './escape-html.js';
 import { STAGES, type LatencySummary } from './latency-summary.js';
 import { formatMs, formatPercent } from './text-table.js';
@@ -93,14 +94,8 @@ export function toMalformedList(report: EvalReport): string {
 
 /** One row per metric, one column per run. */
 export function toComparisonTable(reports: readonly EvalReport[]): string {
-  const rows: [string, (report: EvalReport) => string][] = [
-    ['exact accuracy', (report) => formatPercent(report.accuracy)],
-    ['acceptable-tier accuracy', (report) => formatPercent(report.acceptable_accuracy)],
-    ['macro-F1', (report) => report.macro_f1.toFixed(3)],
-    ['under-routing', (report) => formatPercent(report.under_routing_rate)],
-    ['over-routing', (report) => formatPercent(report.over_routing_rate)],
-    ['needed the LLM', (report) => formatPercent(report.llm_call_rate)],
-    ['cost vs all-EXPERT', (report) => formatPercent(report.cost.relative_to_expert)],
+  const rows: MetricRow[] = [
+    ...QUALITY_ROWS,
     ['latency p95 (ms)', (report) => formatMs(report.latency_ms.p95)],
   ];
   const head = ['', ...reports.map((report) => escapeHtml(report.label))];
