@@ -21,17 +21,24 @@ function switchable(store: StateStore): { store: StateStore; down: (value: boole
   return { store: wrapped, down: (value) => (isDown = value) };
 }
 
+/** A resilient store over a shared store that can be switched off, and that shared store itself. */
+function setup() {
+  const clock = createManualClock(1000);
+  const shared = createMemoryStateStore({ clock });
+  const primary = switchable(shared);
+  const local = createMemoryStateStore({ clock });
+  const store = createResilientStore({
+    primary: primary.store,
+    local,
+    logger: silentLogger,
+    rateLimitsWhenDown: 'open',
+  });
+  return { shared, primary, store };
+}
+
 describe('the resilient store during an outage', () => {
   it('serves the last shared view: a cooldown lifted elsewhere stays lifted when Redis goes away', async () => {
-    const clock = createManualClock(1000);
-    const shared = createMemoryStateStore({ clock });
-    const primary = switchable(shared);
-    const store = createResilientStore({
-      primary: primary.store,
-      local: createMemoryStateStore({ clock }),
-      logger: silentLogger,
-      rateLimitsWhenDown: 'open',
-    });
+    const { shared, primary, store } = setup();
     await store.setCooldown('a', { until: 60_000, reason: 'UPSTREAM_SERVER_ERROR', failures: 1 });
     await shared.clearCooldown('a'); // another instance's successful probe
     expect((await store.getCooldowns(['a'])).size).toBe(0);
@@ -41,15 +48,7 @@ describe('the resilient store during an outage', () => {
   });
 
   it('keeps a cooldown set by another instance while Redis is away', async () => {
-    const clock = createManualClock(1000);
-    const shared = createMemoryStateStore({ clock });
-    const primary = switchable(shared);
-    const store = createResilientStore({
-      primary: primary.store,
-      local: createMemoryStateStore({ clock }),
-      logger: silentLogger,
-      rateLimitsWhenDown: 'open',
-    });
+    const { shared, primary, store } = setup();
     await shared.setCooldown('b', { until: 60_000, reason: 'UPSTREAM_RATE_LIMITED', failures: 1 });
     await store.getCooldowns(['b']);
     primary.down(true);
