@@ -51,7 +51,7 @@ export async function measureLocalCosts(options: {
   /** Divides the iteration counts (quick mode). @default 1 */
   scale?: number;
 }): Promise<Record<Corpus, CorpusCosts>> {
-  const counter = createTokenCounter({ encoding: 'o200k_base' });
+  const counter = createTokenCounter({ encoding: 'o200k_base', cacheCharacters: 0 });
   const heuristic = createLocalClassifier({ mode: 'heuristic' });
   const local =
     options.modelFile === undefined

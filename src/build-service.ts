@@ -1,9 +1,10 @@
-import type { Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createBalancer } from './balance/create-balancer.js';
 import type { Classifier } from './classify/decision.js';
 import type { LoadedTable } from './config/load-routing-table.js';
 import { createGateway } from './gateway/create-gateway.js';
+import { createApiRoutes } from './http/api-routes.js';
 import { createApp } from './http/create-app.js';
 import { createLogObserver } from './observe/log-observer.js';
 import type { Logger } from './observe/logger.js';
@@ -49,8 +50,12 @@ export interface ServiceOptions {
   tokenCounter?: TokenCounter;
 }
 
+/** Largest accepted request body: 20 MiB (long documents and base64 images). */
+const BODY_LIMIT_BYTES = 20 * 1024 * 1024;
+
 export interface Service {
-  app: ReturnType<typeof createApp>;
+  /** The HTTP request listener: the routed endpoints on node:http, the rest on express. */
+  handle: RequestListener;
   metrics: Metrics;
   /** Swaps the routing table; requests in flight keep the one they started with. */
   setTable(table: LoadedTable): void;
@@ -111,6 +116,7 @@ export function buildService(options: ServiceOptions): Service {
     gateway,
     logger: options.logger,
     clock,
+    bodyLimitBytes: BODY_LIMIT_BYTES,
     isReady,
     metrics: () => metrics.registry.metrics(),
     state: () =>
@@ -127,9 +133,18 @@ export function buildService(options: ServiceOptions): Service {
       }),
     activity: () => activity.snapshot(),
   });
+  const apiRoutes = createApiRoutes({
+    gateway,
+    logger: options.logger,
+    clock,
+    bodyLimitBytes: BODY_LIMIT_BYTES,
+  });
+  const handle: RequestListener = (request, response) => {
+    if (!apiRoutes(request, response)) app(request, response);
+  };
   const servers: Server[] = [];
   return {
-    app,
+    handle,
     metrics,
     setTable(table) {
       loaded = table;
@@ -138,8 +153,10 @@ export function buildService(options: ServiceOptions): Service {
     currentTable: () => loaded,
     listen(port, host = '127.0.0.1') {
       return new Promise((resolve, reject) => {
-        const server = app.listen(port, host, (error?: Error) => {
-          if (error !== undefined) return reject(error);
+        const server = createServer(handle);
+        server.once('error', reject);
+        server.listen(port, host, () => {
+          server.off('error', reject);
           const address = server.address() as AddressInfo;
           resolve({ server, url: `http://${host.includes(':') ? `[${host}]` : host}:${address.port}` });
         });

@@ -1,11 +1,10 @@
-import { randomUUID } from 'node:crypto';
-import { once } from 'node:events';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Gateway, GatewayResponse, RequestContext } from '../gateway/create-gateway.js';
 import type { Logger } from '../observe/logger.js';
 import type { ActivitySnapshot } from '../observe/recent-activity.js';
 import type { Clock } from '../shared/clock.js';
-import { RouterError, toOpenAIErrorBody, toRouterError } from '../shared/errors.js';
+import { RouterError, toRouterError } from '../shared/errors.js';
+import { toRequestId, writeAnswer, writeError } from './api-routes.js';
 import { mountDashboard } from './dashboard.js';
 
 export interface AppDependencies {
@@ -20,15 +19,8 @@ export interface AppDependencies {
   state: () => Promise<Record<string, unknown>>;
   /** Recent activity, for the dashboard. */
   activity: () => ActivitySnapshot;
-  /** Largest accepted JSON body. @default '20mb' */
-  bodyLimit?: string;
-}
-
-const REQUEST_ID = /^[\w.:-]{1,128}$/;
-
-function toRequestId(request: Request): string {
-  const given = request.get('x-request-id');
-  return given !== undefined && REQUEST_ID.test(given) ? given : randomUUID();
+  /** Largest accepted JSON body, in bytes. */
+  bodyLimitBytes: number;
 }
 
 /** Context of one request: its id, a signal aborted when the client goes away, the arrival time. */
@@ -38,7 +30,7 @@ function toContext(request: Request, response: Response, clock: Clock): RequestC
     if (!response.writableFinished)
       controller.abort(new RouterError({ code: 'CLIENT_CLOSED', message: 'client closed the connection' }));
   });
-  const requestId = toRequestId(request);
+  const requestId = toRequestId(request.get('x-request-id'));
   response.setHeader('x-request-id', requestId);
   return {
     requestId,
@@ -49,43 +41,19 @@ function toContext(request: Request, response: Response, clock: Clock): RequestC
   };
 }
 
-async function writeStream(
-  response: Response,
-  answer: Extract<GatewayResponse, { kind: 'stream' }>,
-  signal: AbortSignal,
-): Promise<void> {
-  response.writeHead(200, {
-    ...answer.headers,
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-cache',
-    'x-accel-buffering': 'no',
-    connection: 'keep-alive',
-  });
-  for await (const frame of answer.events) {
-    if (signal.aborted) break;
-    if (!response.write(frame)) await once(response, 'drain', { signal }).catch(() => undefined);
-  }
-  response.end();
-}
-
-async function send(response: Response, answer: GatewayResponse, signal: AbortSignal): Promise<void> {
-  if (answer.kind === 'stream') return writeStream(response, answer, signal);
-  response.status(answer.status).set(answer.headers).json(answer.body);
-}
-
 /** The express adapter: parse, call one gateway function, write JSON or SSE. */
 export function createApp(dependencies: AppDependencies): express.Express {
   const { gateway, clock, logger } = dependencies;
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.use(express.json({ limit: dependencies.bodyLimit ?? '20mb' }));
+  app.use(express.json({ limit: dependencies.bodyLimitBytes }));
 
   const route =
     (handler: (body: unknown, context: RequestContext) => Promise<GatewayResponse>) =>
     async (request: Request, response: Response): Promise<void> => {
       const context = toContext(request, response, clock);
-      await send(response, await handler(request.body as unknown, context), context.signal);
+      await writeAnswer(response, await handler(request.body as unknown, context), context.signal);
     };
   /** Operator endpoints: the admin key when keys are configured. */
   const admin =
@@ -148,24 +116,9 @@ export function createApp(dependencies: AppDependencies): express.Express {
   // express recognizes an error handler by its four parameters.
   // eslint-disable-next-line max-params
   app.use((error: unknown, request: Request, response: Response, _next: NextFunction) => {
-    const routerError = toHttpError(error);
-    const requestId = (response.getHeader('x-request-id') as string | undefined) ?? toRequestId(request);
-    if (routerError.status >= 500)
-      logger.error('request failed', {
-        request_id: requestId,
-        code: routerError.code,
-        error: routerError.message,
-      });
-    if (response.headersSent) {
-      response.end();
-      return;
-    }
-    if (routerError.retryAfterSeconds !== undefined)
-      response.setHeader('retry-after', String(Math.ceil(routerError.retryAfterSeconds)));
-    response
-      .status(routerError.status)
-      .set('x-request-id', requestId)
-      .json(toOpenAIErrorBody(routerError, requestId));
+    const requestId =
+      (response.getHeader('x-request-id') as string | undefined) ?? toRequestId(request.get('x-request-id'));
+    writeError(response, { error: toHttpError(error), requestId, logger });
   });
   return app;
 }

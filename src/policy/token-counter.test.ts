@@ -11,6 +11,14 @@ describe('the token counter', () => {
     exact = new Tiktoken(o200kBase);
   });
 
+  it('answers a repeated text from its cache with the same count', async () => {
+    const text = 'You are a coding assistant inside an IDE. '.repeat(50);
+    const first = await counter.countText(text);
+    expect(await counter.countText(text)).toBe(first);
+    const uncached = createTokenCounter({ encoding: 'o200k_base', cacheCharacters: 0 });
+    expect(await uncached.countText(text)).toBe(first);
+  });
+
   it('counts short text exactly', async () => {
     expect(await counter.countText('hello world')).toBe(exact.encode('hello world').length);
   });

@@ -3,12 +3,18 @@ import o200kBase from 'js-tiktoken/ranks/o200k_base';
 import cl100kBase from 'js-tiktoken/ranks/cl100k_base';
 import type { ChatMessage } from '../shared/chat.js';
 import { countImageParts, toMessageText } from '../shared/chat.js';
+import { createCountCache } from './count-cache.js';
 
 export type EncodingName = 'o200k_base' | 'cl100k_base';
 
 export interface TokenCounterOptions {
   /** Encoding used as an approximation of the Qwen tokenizer. @default o200k_base */
   encoding: EncodingName;
+  /**
+   * Characters of recent texts whose counts are kept (in memory, in this process), 0 = no cache.
+   * @default 4000000
+   */
+  cacheCharacters?: number;
 }
 
 export interface CountSettings {
@@ -68,7 +74,16 @@ export function createTokenCounter(options: TokenCounterOptions): TokenCounter {
   const encoder = new Tiktoken(options.encoding === 'o200k_base' ? o200kBase : cl100kBase);
   // warm the encoder's code paths for Latin and CJK text now, not on a client's first long prompt
   encoder.encode('warm up: the quick brown fox 我们需要在这个系统中实现 こんにちは 안녕하세요');
+  const cacheCharacters = options.cacheCharacters ?? 4_000_000;
+  const cache = cacheCharacters > 0 ? createCountCache({ maxCharacters: cacheCharacters }) : undefined;
   async function countText(text: string): Promise<number> {
+    const cached = cache?.get(text);
+    if (cached !== undefined) return cached;
+    const tokens = await countUncached(text);
+    cache?.set(text, tokens);
+    return tokens;
+  }
+  async function countUncached(text: string): Promise<number> {
     /**
      * Exact count, except for long CJK-heavy slices: three windows are encoded exactly and the rate is
      * extrapolated with a 5% lift (measured within 1% on Chinese text), at a tenth of the cost.

@@ -23,77 +23,101 @@ export interface WatchdogOptions {
   deploymentId: string;
 }
 
+type Limit = 'connect' | 'deadline' | 'ttft' | 'idle';
+
+function toTimeoutError(limit: Limit, options: WatchdogOptions): RouterError {
+  const { limits, deploymentId } = options;
+  switch (limit) {
+    case 'connect':
+      return new RouterError({
+        code: 'UPSTREAM_CONNECT_TIMEOUT',
+        message: `${deploymentId}: no response headers within ${limits.connectMs} ms`,
+        retryable: true,
+      });
+    case 'deadline':
+      return new RouterError({
+        code: 'DEADLINE_EXCEEDED',
+        message: `${deploymentId}: total deadline reached`,
+        retryable: false,
+      });
+    case 'ttft':
+      return new RouterError({
+        code: 'UPSTREAM_TTFT_TIMEOUT',
+        message: `${deploymentId}: no first token within ${limits.ttftMs} ms`,
+        retryable: true,
+      });
+    case 'idle':
+      return new RouterError({
+        code: 'UPSTREAM_IDLE_TIMEOUT',
+        message: `${deploymentId}: stream idle for ${limits.idleMs} ms`,
+        retryable: true,
+      });
+  }
+}
+
+/**
+ * One native timer for all four limits, armed for the earliest one. A chunk only moves the idle
+ * limit's due time; the timer notices when it fires and re-arms for the difference, so a stream
+ * costs no timer operation per chunk. A due time that moves earlier (the first content starts the
+ * idle limit) re-arms at once.
+ */
 export function createAttemptWatchdog(options: WatchdogOptions): AttemptWatchdog {
-  const { limits, controller, clock, deploymentId } = options;
+  const { limits, controller, clock } = options;
+  const startedAt = clock.now();
+  /** Due times in clock ms; Infinity = not running. */
+  const due: Record<Limit, number> = {
+    connect: startedAt + limits.connectMs,
+    deadline: limits.deadlineAt,
+    ttft: startedAt + limits.ttftMs,
+    idle: Infinity,
+  };
   let fired: RouterError | undefined;
-  let contentSeen = false;
-  const fire = (error: RouterError): void => {
-    if (fired !== undefined) return;
-    fired = error;
-    controller.abort(error);
+  let timer: NodeJS.Timeout | undefined;
+  /** The earliest due time when the timer was armed. */
+  let armedFor = Infinity;
+  const earliest = (): { limit: Limit; at: number } => {
+    let limit: Limit = 'connect';
+    for (const name of ['deadline', 'ttft', 'idle'] as const) if (due[name] < due[limit]) limit = name;
+    return { limit, at: due[limit] };
   };
-  // A native timer: undici's headersTimeout ticks every ~0.5 s and may be a second late.
-  const connectTimer = setTimeout(
-    () =>
-      fire(
-        new RouterError({
-          code: 'UPSTREAM_CONNECT_TIMEOUT',
-          message: `${deploymentId}: no response headers within ${limits.connectMs} ms`,
-          retryable: true,
-        }),
-      ),
-    limits.connectMs,
-  );
-  const deadlineTimer = setTimeout(
-    () =>
-      fire(
-        new RouterError({
-          code: 'DEADLINE_EXCEEDED',
-          message: `${deploymentId}: total deadline reached`,
-          retryable: false,
-        }),
-      ),
-    Math.max(0, limits.deadlineAt - clock.now()),
-  );
-  let phaseTimer = setTimeout(
-    () =>
-      fire(
-        new RouterError({
-          code: 'UPSTREAM_TTFT_TIMEOUT',
-          message: `${deploymentId}: no first token within ${limits.ttftMs} ms`,
-          retryable: true,
-        }),
-      ),
-    limits.ttftMs,
-  );
-  const startIdle = (): void => {
-    clearTimeout(phaseTimer);
-    phaseTimer = setTimeout(
-      () =>
-        fire(
-          new RouterError({
-            code: 'UPSTREAM_IDLE_TIMEOUT',
-            message: `${deploymentId}: stream idle for ${limits.idleMs} ms`,
-            retryable: true,
-          }),
-        ),
-      limits.idleMs,
-    );
+  const arm = (delayMs: number): void => {
+    armedFor = earliest().at;
+    timer = setTimeout(onTimer, Math.max(0, delayMs));
   };
+  function onTimer(): void {
+    timer = undefined;
+    const next = earliest();
+    // The due time moved later since the timer was armed (chunks kept coming): wait the difference.
+    if (next.at > armedFor && next.at !== Infinity) return arm(next.at - armedFor);
+    if (next.at === Infinity || fired !== undefined) return;
+    fired = toTimeoutError(next.limit, options);
+    controller.abort(fired);
+  }
+  const rearmIfEarlier = (): void => {
+    if (fired !== undefined || earliest().at >= armedFor) return;
+    clearTimeout(timer);
+    arm(earliest().at - clock.now());
+  };
+  arm(earliest().at - startedAt);
   return {
-    onHeaders: () => clearTimeout(connectTimer),
+    onHeaders() {
+      due.connect = Infinity;
+    },
     onChunk(content) {
-      if (contentSeen) phaseTimer.refresh();
-      else if (content) {
-        contentSeen = true;
-        startIdle();
+      if (due.idle !== Infinity) {
+        due.idle = clock.now() + limits.idleMs;
+        return;
       }
+      if (!content) return;
+      due.ttft = Infinity;
+      due.idle = clock.now() + limits.idleMs;
+      rearmIfEarlier();
     },
     reason: () => fired,
     stop() {
-      clearTimeout(connectTimer);
-      clearTimeout(deadlineTimer);
-      clearTimeout(phaseTimer);
+      clearTimeout(timer);
+      timer = undefined;
+      due.connect = due.deadline = due.ttft = due.idle = Infinity;
     },
   };
 }

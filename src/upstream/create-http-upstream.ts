@@ -1,9 +1,10 @@
-import { Pool } from 'undici';
+import { Pool, type Dispatcher } from 'undici';
 import type { DeploymentConfig } from '../config/routing-table-schema.js';
 import type { Clock } from '../shared/clock.js';
 import { RouterError } from '../shared/errors.js';
-import { createAttemptWatchdog } from './attempt-watchdog.js';
-import { readEvents } from './read-events.js';
+import { createAttemptWatchdog, type AttemptWatchdog } from './attempt-watchdog.js';
+import { createEventQueue } from './event-queue.js';
+import { createEventReader } from './event-reader.js';
 import { toErrorFromException, toErrorFromStatus } from './translate-error.js';
 import type { AttemptRequest, Upstream, UpstreamAttempt } from './upstream.js';
 
@@ -18,16 +19,6 @@ export interface HttpUpstreamOptions {
 /** Longest upstream error body read, in bytes: enough for any message, bounded for a hostile server. */
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
-async function readErrorBody(body: AsyncIterable<Uint8Array>): Promise<string> {
-  const decoder = new TextDecoder();
-  let text = '';
-  for await (const bytes of body) {
-    text += decoder.decode(bytes, { stream: true });
-    if (text.length > MAX_ERROR_BODY_BYTES) break;
-  }
-  return text;
-}
-
 function toOpenError(failure: { error: unknown; parent: AbortSignal; deploymentId: string }): RouterError {
   if (failure.error instanceof RouterError) return failure.error;
   if (failure.parent.aborted) {
@@ -40,6 +31,33 @@ function toOpenError(failure: { error: unknown; parent: AbortSignal; deploymentI
     });
   }
   return toErrorFromException(failure.error, failure.deploymentId);
+}
+
+/** The error of a body that broke after status 200: a timer, the client, or the connection. */
+function toReadError(failure: {
+  error: unknown;
+  watchdog: AttemptWatchdog;
+  signal: AbortSignal;
+  deploymentId: string;
+}): RouterError {
+  const fired = failure.watchdog.reason();
+  if (fired !== undefined) return fired;
+  if (failure.error instanceof RouterError) return failure.error;
+  if (failure.signal.aborted) {
+    const reason: unknown = failure.signal.reason;
+    if (reason instanceof RouterError) return reason;
+    return new RouterError({
+      code: 'CLIENT_CLOSED',
+      message: 'client closed the connection',
+      cause: failure.error,
+    });
+  }
+  return new RouterError({
+    code: 'UPSTREAM_STREAM_CUT',
+    message: `${failure.deploymentId}: stream broken (${(failure.error as Error).message})`,
+    retryable: true,
+    cause: failure.error,
+  });
 }
 
 function linkAbort(parent: AbortSignal, controller: AbortController): () => void {
@@ -78,7 +96,12 @@ export function createHttpUpstream(options: HttpUpstreamOptions): Upstream {
     return headers;
   };
 
-  async function open(request: AttemptRequest): Promise<UpstreamAttempt> {
+  /**
+   * One attempt over undici's dispatch API: the body's bytes are parsed into events in the data
+   * callback and handed to the reader through an event queue, with no stream or iterator objects
+   * in between (they were a fifth of the CPU of a request in the issue 8 profile).
+   */
+  function open(request: AttemptRequest): Promise<UpstreamAttempt> {
     const { deployment, limits } = request;
     const startedAt = options.clock.now();
     const controller = new AbortController();
@@ -89,58 +112,126 @@ export function createHttpUpstream(options: HttpUpstreamOptions): Upstream {
       clock: options.clock,
       deploymentId: deployment.id,
     });
+    let released = false;
     const release = (): void => {
+      if (released) return;
+      released = true;
       watchdog.stop();
       unlink();
     };
-    try {
-      const url = new URL(deployment.base_url);
-      const response = await poolFor(deployment).request({
-        path: `${url.pathname.replace(/\/$/, '')}${request.path}`,
-        method: 'POST',
-        headers: headersFor(request),
-        body: request.body,
-        signal: controller.signal,
-        // the watchdog times connect_ms precisely; undici's own coarse timer is only a backstop
-        headersTimeout: limits.connectMs + 1000,
-        bodyTimeout: 0,
-      });
-      watchdog.onHeaders();
-      if (response.statusCode !== 200) {
-        const bodyText = await readErrorBody(response.body);
-        const retryAfter = response.headers['retry-after'];
-        throw toErrorFromStatus({
-          status: response.statusCode,
-          bodyText,
-          retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter,
-          deploymentId: deployment.id,
-          now: options.clock.now(),
-        });
-      }
-      const events = readEvents({
-        body: response.body,
-        watchdog,
-        deploymentId: deployment.id,
-        signal: controller.signal,
-      });
-      return {
-        headersMs: options.clock.now() - startedAt,
-        events: {
-          async *[Symbol.asyncIterator]() {
-            try {
-              yield* events;
-            } finally {
-              release();
-              if (!response.body.destroyed) response.body.destroy();
-            }
-          },
-        },
-        abort: () => controller.abort(),
+    return new Promise<UpstreamAttempt>((resolve, reject) => {
+      let dispatchController: Dispatcher.DispatchController | undefined;
+      const abortDispatch = (): void => {
+        const reason: unknown = controller.signal.reason;
+        dispatchController?.abort(reason instanceof Error ? reason : new Error('attempt aborted'));
       };
-    } catch (error) {
-      release();
-      throw watchdog.reason() ?? toOpenError({ error, parent: request.signal, deploymentId: deployment.id });
-    }
+      controller.signal.addEventListener('abort', abortDispatch, { once: true });
+      const events = createEventQueue({
+        pause: () => dispatchController?.pause(),
+        resume: () => dispatchController?.resume(),
+        onClose: () => {
+          release();
+          // the reader stopped before the body ended: free the connection
+          if (!bodyEnded) controller.abort();
+        },
+      });
+      const reader = createEventReader({ watchdog, deploymentId: deployment.id });
+      /** Set for a status other than 200: the error body is collected, then the attempt rejects. */
+      let errorStatus: { status: number; retryAfter: string | undefined; text: string } | undefined;
+      let opened = false;
+      let bodyEnded = false;
+      const failOpen = (error: unknown): void => {
+        release();
+        controller.signal.removeEventListener('abort', abortDispatch);
+        reject(
+          watchdog.reason() ?? toOpenError({ error, parent: request.signal, deploymentId: deployment.id }),
+        );
+      };
+      const handler: Dispatcher.DispatchHandler = {
+        onRequestStart(dispatch) {
+          dispatchController = dispatch;
+          if (controller.signal.aborted) abortDispatch();
+        },
+        onResponseStart(_dispatch, statusCode, headers) {
+          watchdog.onHeaders();
+          if (statusCode !== 200) {
+            const retryAfter = headers['retry-after'];
+            errorStatus = {
+              status: statusCode,
+              retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter,
+              text: '',
+            };
+            return;
+          }
+          opened = true;
+          resolve({
+            headersMs: options.clock.now() - startedAt,
+            events,
+            abort: () => {
+              controller.abort();
+              events.fail(new RouterError({ code: 'CLIENT_CLOSED', message: 'attempt stopped' }));
+            },
+          });
+        },
+        onResponseData(dispatch, chunk) {
+          if (errorStatus !== undefined) {
+            if (errorStatus.text.length < MAX_ERROR_BODY_BYTES) errorStatus.text += chunk.toString('utf8');
+            return;
+          }
+          const read = reader.push(chunk);
+          events.push(read.events);
+          if (read.error !== undefined) {
+            events.fail(read.error);
+            dispatch.abort(read.error);
+          }
+        },
+        onResponseEnd() {
+          bodyEnded = true;
+          controller.signal.removeEventListener('abort', abortDispatch);
+          if (errorStatus !== undefined) {
+            failOpen(
+              toErrorFromStatus({
+                status: errorStatus.status,
+                bodyText: errorStatus.text,
+                retryAfter: errorStatus.retryAfter,
+                deploymentId: deployment.id,
+                now: options.clock.now(),
+              }),
+            );
+            return;
+          }
+          const fired = watchdog.reason();
+          const cut = fired ?? reader.finish();
+          if (cut === undefined) events.end();
+          else events.fail(cut);
+        },
+        onResponseError(_dispatch, error) {
+          bodyEnded = true;
+          controller.signal.removeEventListener('abort', abortDispatch);
+          if (!opened) return failOpen(error);
+          events.fail(
+            toReadError({ error, watchdog, signal: controller.signal, deploymentId: deployment.id }),
+          );
+        },
+      };
+      try {
+        const url = new URL(deployment.base_url);
+        poolFor(deployment).dispatch(
+          {
+            path: `${url.pathname.replace(/\/$/, '')}${request.path}`,
+            method: 'POST',
+            headers: headersFor(request),
+            body: request.body,
+            // the watchdog times connect_ms precisely; undici's own coarse timer is only a backstop
+            headersTimeout: limits.connectMs + 1000,
+            bodyTimeout: 0,
+          },
+          handler,
+        );
+      } catch (error) {
+        failOpen(error);
+      }
+    });
   }
 
   return {

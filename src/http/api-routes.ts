@@ -1,0 +1,202 @@
+import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Gateway, GatewayResponse, RequestContext } from '../gateway/create-gateway.js';
+import type { Logger } from '../observe/logger.js';
+import type { Clock } from '../shared/clock.js';
+import { RouterError, toOpenAIErrorBody, toRouterError } from '../shared/errors.js';
+
+/**
+ * The routed endpoints on plain node:http: every chat and completion request passes here, so it skips
+ * express's router, body-parser and response helpers (about a third of the CPU of a request in the
+ * issue 8 profile). Everything else, and any body these functions do not read themselves (a
+ * compressed body, a charset other than UTF-8), goes to the express app, which answers the same way.
+ */
+export interface ApiRouteOptions {
+  gateway: Gateway;
+  logger: Logger;
+  clock: Clock;
+  /** Largest accepted body, in bytes. */
+  bodyLimitBytes: number;
+}
+
+type Handler = (gateway: Gateway, body: unknown, context: RequestContext) => Promise<GatewayResponse>;
+
+const HANDLERS: ReadonlyMap<string, Handler> = new Map<string, Handler>([
+  ['/v1/chat/completions', (gateway, body, context) => gateway.chatCompletion(body, context)],
+  ['/v1/completions', (gateway, body, context) => gateway.completion(body, context)],
+  [
+    '/v1/route',
+    async (gateway, body, context) => ({
+      kind: 'json',
+      status: 200,
+      headers: {},
+      body: await gateway.explain(body, context),
+    }),
+  ],
+]);
+
+const REQUEST_ID = /^[\w.:-]{1,128}$/;
+const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
+const CHARSET = /;\s*charset\s*=\s*"?([\w-]+)"?/i;
+
+/** The client's `x-request-id` when it is a plain token, otherwise a new UUID. */
+export function toRequestId(given: string | string[] | undefined): string {
+  return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+}
+
+function header(request: IncomingMessage, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** Whether this adapter reads the body itself: JSON (or no body type at all), UTF-8, not compressed. */
+function readsBody(request: IncomingMessage): boolean {
+  const encoding = header(request, 'content-encoding');
+  if (encoding !== undefined && encoding.toLowerCase() !== 'identity') return false;
+  const type = header(request, 'content-type');
+  if (type === undefined || !JSON_TYPE.test(type)) return true;
+  const charset = CHARSET.exec(type)?.[1]?.toLowerCase();
+  return charset === undefined || charset === 'utf-8' || charset === 'utf8';
+}
+
+/** The JSON body, as express.json() would give it: undefined unless the content type is JSON; `{}` when empty. */
+async function readJsonBody(request: IncomingMessage, limitBytes: number): Promise<unknown> {
+  const type = header(request, 'content-type');
+  const isJson = type !== undefined && JSON_TYPE.test(type);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limitBytes)
+      throw new RouterError({
+        code: 'INVALID_REQUEST',
+        message: 'the body is larger than the configured limit',
+        param: 'body',
+      });
+    chunks.push(chunk);
+  }
+  if (!isJson) return undefined;
+  if (size === 0) return {};
+  const text = (chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size)).toString('utf8');
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (typeof parsed !== 'object' || parsed === null) throw new SyntaxError('the body must be an object');
+    return parsed;
+  } catch (error) {
+    throw new RouterError({
+      code: 'INVALID_REQUEST',
+      message: `the body is not valid JSON: ${(error as Error).message}`,
+      param: 'body',
+    });
+  }
+}
+
+function toContext(request: IncomingMessage, response: ServerResponse, clock: Clock): RequestContext {
+  const controller = new AbortController();
+  response.on('close', () => {
+    if (!response.writableFinished)
+      controller.abort(new RouterError({ code: 'CLIENT_CLOSED', message: 'client closed the connection' }));
+  });
+  const requestId = toRequestId(request.headers['x-request-id']);
+  response.setHeader('x-request-id', requestId);
+  return {
+    requestId,
+    signal: controller.signal,
+    receivedAt: clock.now(),
+    hints: { minTier: header(request, 'x-autotier-min-tier'), sessionKey: header(request, 'x-session-id') },
+    credentials: { authorization: header(request, 'authorization'), apiKey: header(request, 'x-api-key') },
+  };
+}
+
+function writeJson(
+  response: ServerResponse,
+  answer: { status: number; headers: Record<string, string>; body: unknown },
+): void {
+  const text = JSON.stringify(answer.body);
+  response.writeHead(answer.status, {
+    ...answer.headers,
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+  });
+  response.end(text);
+}
+
+async function writeStream(
+  response: ServerResponse,
+  answer: Extract<GatewayResponse, { kind: 'stream' }>,
+  signal: AbortSignal,
+): Promise<void> {
+  response.writeHead(200, {
+    ...answer.headers,
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache',
+    'x-accel-buffering': 'no',
+    connection: 'keep-alive',
+  });
+  for await (const frame of answer.events) {
+    if (signal.aborted) break;
+    if (!response.write(frame)) await once(response, 'drain', { signal }).catch(() => undefined);
+  }
+  response.end();
+}
+
+/** Writes a gateway answer: JSON, or SSE frames with back-pressure. */
+export async function writeAnswer(
+  response: ServerResponse,
+  answer: GatewayResponse,
+  signal: AbortSignal,
+): Promise<void> {
+  if (answer.kind === 'stream') return writeStream(response, answer, signal);
+  writeJson(response, answer);
+}
+
+/** The OpenAI-shaped error answer (logged when it is a 5xx); ends the response if headers were sent. */
+export function writeError(
+  response: ServerResponse,
+  failure: { error: RouterError; requestId: string; logger: Logger },
+): void {
+  const { error, requestId } = failure;
+  if (error.status >= 500)
+    failure.logger.error('request failed', { request_id: requestId, code: error.code, error: error.message });
+  if (response.headersSent) {
+    response.end();
+    return;
+  }
+  const headers: Record<string, string> = { 'x-request-id': requestId };
+  if (error.retryAfterSeconds !== undefined)
+    headers['retry-after'] = String(Math.ceil(error.retryAfterSeconds));
+  writeJson(response, { status: error.status, headers, body: toOpenAIErrorBody(error, requestId) });
+}
+
+/**
+ * A request listener for the routed endpoints; returns false (and touches nothing) for any other
+ * request, which the caller hands to express.
+ */
+export function createApiRoutes(
+  options: ApiRouteOptions,
+): (request: IncomingMessage, response: ServerResponse) => boolean {
+  const { gateway, clock, logger } = options;
+  const serve = async (
+    handler: Handler,
+    request: IncomingMessage,
+    response: ServerResponse,
+  ): Promise<void> => {
+    const context = toContext(request, response, clock);
+    try {
+      const body = await readJsonBody(request, options.bodyLimitBytes);
+      await writeAnswer(response, await handler(gateway, body, context), context.signal);
+    } catch (error) {
+      writeError(response, { error: toRouterError(error), requestId: context.requestId, logger });
+    }
+  };
+  return (request, response) => {
+    if (request.method !== 'POST') return false;
+    const url = request.url ?? '';
+    const query = url.indexOf('?');
+    const handler = HANDLERS.get(query === -1 ? url : url.slice(0, query));
+    if (handler === undefined || !readsBody(request)) return false;
+    void serve(handler, request, response);
+    return true;
+  };
+}

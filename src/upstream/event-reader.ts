@@ -1,0 +1,104 @@
+import { StringDecoder } from 'node:string_decoder';
+import { RouterError } from '../shared/errors.js';
+import { hasContent, isChatChunk, toFinishedIndexes, type ChatChunk } from './chat-chunk.js';
+import { createSseParser } from './sse-parser.js';
+import type { AttemptWatchdog } from './attempt-watchdog.js';
+import type { UpstreamEvent } from './upstream.js';
+
+/** What one network read of an SSE body gave: its events, and the error that ended it, if any. */
+export interface ReadResult {
+  events: UpstreamEvent[];
+  /** A malformed chunk or an in-stream error: the events before it are still good. */
+  error?: RouterError;
+}
+
+/**
+ * Turns the bytes of an upstream SSE body into checked events as they arrive (push, not pull:
+ * the HTTP client calls it from its data callback). Ends normally at `[DONE]`, or at the end of the
+ * body when every choice already had a finish_reason; otherwise `finish()` reports a cut stream.
+ */
+export interface EventReader {
+  push(bytes: Buffer): ReadResult;
+  /** True once `[DONE]` was read; later bytes are ignored. */
+  done(): boolean;
+  /** Call at the end of the body: the error of a stream that ended too early, or undefined. */
+  finish(): RouterError | undefined;
+}
+
+function parseChunk(data: string, deploymentId: string): ChatChunk {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(data);
+  } catch (cause) {
+    throw new RouterError({
+      code: 'UPSTREAM_MALFORMED',
+      message: `${deploymentId}: malformed stream chunk`,
+      retryable: true,
+      cause,
+    });
+  }
+  if (!isChatChunk(parsed)) {
+    throw new RouterError({
+      code: 'UPSTREAM_MALFORMED',
+      message: `${deploymentId}: stream chunk is not an object`,
+      retryable: true,
+    });
+  }
+  if (parsed.error !== undefined && parsed.error !== null) {
+    throw new RouterError({
+      code: 'UPSTREAM_SERVER_ERROR',
+      message: `${deploymentId}: in-stream error ${JSON.stringify(parsed.error).slice(0, 300)}`,
+      retryable: true,
+    });
+  }
+  return parsed;
+}
+
+export function createEventReader(options: { watchdog: AttemptWatchdog; deploymentId: string }): EventReader {
+  const parser = createSseParser();
+  const decoder = new StringDecoder('utf8');
+  /** Choice indexes seen, and those that carried a finish_reason. */
+  const seen = new Set<number>();
+  const finished = new Set<number>();
+  let contentSeen = false;
+  let done = false;
+  const toEvent = (data: string): UpstreamEvent => {
+    const chunk = parseChunk(data, options.deploymentId);
+    const content = hasContent(chunk);
+    options.watchdog.onChunk(content);
+    for (const choice of chunk.choices ?? []) seen.add(choice.index ?? 0);
+    for (const index of toFinishedIndexes(chunk)) finished.add(index);
+    const event = { data, chunk, firstContent: content && !contentSeen };
+    contentSeen ||= content;
+    return event;
+  };
+  return {
+    push(bytes) {
+      const events: UpstreamEvent[] = [];
+      if (done) return { events };
+      for (const data of parser.push(decoder.write(bytes))) {
+        if (data === '[DONE]') {
+          done = true;
+          break;
+        }
+        try {
+          events.push(toEvent(data));
+        } catch (error) {
+          return { events, error: error as RouterError };
+        }
+      }
+      return { events };
+    },
+    done: () => done,
+    finish() {
+      if (done) return undefined;
+      const complete = finished.size > 0 && [...seen].every((index) => finished.has(index));
+      if (complete) return undefined;
+      return new RouterError({
+        code: 'UPSTREAM_STREAM_CUT',
+        message: `${options.deploymentId}: stream ended before finish_reason and [DONE]`,
+        retryable: true,
+      });
+    },
+  };
+}
