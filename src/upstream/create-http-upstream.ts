@@ -70,18 +70,24 @@ function linkAbort(parent: AbortSignal, controller: AbortController): () => void
 /** Upstream over undici: one keep-alive pool per deployment origin, Nagle off. */
 export function createHttpUpstream(options: HttpUpstreamOptions): Upstream {
   const pools = new Map<string, Pool>();
-  const poolFor = (deployment: DeploymentConfig): Pool => {
-    const origin = new URL(deployment.base_url).origin;
-    let pool = pools.get(origin);
+  /** Each base URL's pool and path prefix, parsed once (not per request). */
+  const targets = new Map<string, { pool: Pool; basePath: string }>();
+  const targetFor = (deployment: DeploymentConfig): { pool: Pool; basePath: string } => {
+    let target = targets.get(deployment.base_url);
+    if (target !== undefined) return target;
+    const url = new URL(deployment.base_url);
+    let pool = pools.get(url.origin);
     if (pool === undefined) {
-      pool = new Pool(origin, {
+      pool = new Pool(url.origin, {
         connections: Math.max(deployment.max_concurrency, 8),
         keepAliveTimeout: options.keepAliveMs ?? 30_000,
         connect: { noDelay: true },
       });
-      pools.set(origin, pool);
+      pools.set(url.origin, pool);
     }
-    return pool;
+    target = { pool, basePath: url.pathname.replace(/\/$/, '') };
+    targets.set(deployment.base_url, target);
+    return target;
   };
 
   const headersFor = (request: AttemptRequest): Record<string, string> => {
@@ -215,10 +221,10 @@ export function createHttpUpstream(options: HttpUpstreamOptions): Upstream {
         },
       };
       try {
-        const url = new URL(deployment.base_url);
-        poolFor(deployment).dispatch(
+        const { pool, basePath } = targetFor(deployment);
+        pool.dispatch(
           {
-            path: `${url.pathname.replace(/\/$/, '')}${request.path}`,
+            path: `${basePath}${request.path}`,
             method: 'POST',
             headers: headersFor(request),
             body: request.body,
@@ -239,6 +245,7 @@ export function createHttpUpstream(options: HttpUpstreamOptions): Upstream {
     async close() {
       await Promise.all([...pools.values()].map((pool) => pool.close()));
       pools.clear();
+      targets.clear();
     },
   };
 }
