@@ -60,27 +60,61 @@ function readsBody(request: IncomingMessage): boolean {
   return charset === undefined || charset === 'utf-8' || charset === 'utf8';
 }
 
+/** The raw body, or 'too_large' past the limit (the rest is read and dropped, so the connection stays usable). */
+function readRawBody(request: IncomingMessage, limitBytes: number): Promise<Buffer | 'too_large'> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const cleanup = (): void => {
+      request.off('data', onData);
+      request.off('end', onEnd);
+      request.off('error', onError);
+      request.off('close', onClose);
+    };
+    function onData(chunk: Buffer): void {
+      size += chunk.length;
+      if (size > limitBytes) {
+        cleanup();
+        request.resume();
+        resolve('too_large');
+        return;
+      }
+      chunks.push(chunk);
+    }
+    function onEnd(): void {
+      cleanup();
+      resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size));
+    }
+    function onError(error: Error): void {
+      cleanup();
+      reject(new RouterError({ code: 'CLIENT_CLOSED', message: 'the request body was cut', cause: error }));
+    }
+    function onClose(): void {
+      cleanup();
+      reject(new RouterError({ code: 'CLIENT_CLOSED', message: 'the request body was cut' }));
+    }
+    request.on('data', onData);
+    request.on('end', onEnd);
+    request.on('error', onError);
+    request.on('close', onClose);
+  });
+}
+
 /** The JSON body, as express.json() would give it: undefined unless the content type is JSON; `{}` when empty. */
 async function readJsonBody(request: IncomingMessage, limitBytes: number): Promise<unknown> {
   const type = header(request, 'content-type');
   const isJson = type !== undefined && JSON_TYPE.test(type);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limitBytes)
-      throw new RouterError({
-        code: 'INVALID_REQUEST',
-        message: 'the body is larger than the configured limit',
-        param: 'body',
-      });
-    chunks.push(chunk);
-  }
+  const raw = await readRawBody(request, limitBytes);
+  if (raw === 'too_large')
+    throw new RouterError({
+      code: 'INVALID_REQUEST',
+      message: 'the body is larger than the configured limit',
+      param: 'body',
+    });
   if (!isJson) return undefined;
-  if (size === 0) return {};
-  const text = (chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size)).toString('utf8');
+  if (raw.length === 0) return {};
   try {
-    const parsed: unknown = JSON.parse(text);
+    const parsed: unknown = JSON.parse(raw.toString('utf8'));
     if (typeof parsed !== 'object' || parsed === null) throw new SyntaxError('the body must be an object');
     return parsed;
   } catch (error) {
