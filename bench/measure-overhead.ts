@@ -11,6 +11,11 @@ export interface AddedLatency {
   p99Ms: number;
   /** Requests that failed or answered non-2xx, over all rounds. */
   failures: number;
+  /**
+   * CPU time of the router process per request (user + system, warm-up included), median over
+   * rounds, in microseconds: far less sensitive to a busy machine than the latency percentiles.
+   */
+  cpuUsPerRequest: number | undefined;
 }
 
 export interface OverheadResult {
@@ -36,18 +41,26 @@ export async function measureOverhead(options: {
   rounds: number;
   /** Cap on each measured run, in seconds (fewer requests on a busy machine). */
   maxDurationSeconds: number;
+  /** CPU ms used so far by the process serving a route (undefined: not measured). */
+  cpuMsOf?: (route: RouteName) => number | undefined;
 }): Promise<OverheadResult> {
   const results = new Map<RouteName, LatencyResult[]>();
+  const cpu = new Map<RouteName, number[]>();
   for (let round = 0; round < options.rounds; round += 1) {
     const order = rotate(options.targets, round);
     for (const target of order) {
+      const before = options.cpuMsOf?.(target.name);
       const result = await options.runner.latency({
         ...target,
         requests: options.requests,
         warmup: options.warmup,
         maxDurationSeconds: options.maxDurationSeconds,
       });
+      const after = options.cpuMsOf?.(target.name);
       results.set(target.name, [...(results.get(target.name) ?? []), result]);
+      const served = result.ok + result.errors + result.non2xx + options.warmup;
+      if (before !== undefined && after !== undefined && served > 0)
+        cpu.set(target.name, [...(cpu.get(target.name) ?? []), ((after - before) * 1000) / served]);
     }
   }
   const direct = results.get('direct') ?? [];
@@ -60,6 +73,7 @@ export async function measureOverhead(options: {
       p50Ms: round3(median(runs.map((run) => run.p50Ms))),
       p99Ms: round3(median(runs.map((run) => run.p99Ms))),
       failures: failures(runs),
+      cpuUsPerRequest: cpu.has(name) ? Math.round(median(cpu.get(name) ?? [])) : undefined,
     };
   }
   return {

@@ -6,8 +6,8 @@ import { requireTarget, type Stack } from './bench-stack.js';
 import { findFrontier, type Frontier } from './measure-frontier.js';
 import { measureOverhead } from './measure-overhead.js';
 import { measureStreamCapacity, measureStreamLatency } from './measure-streams.js';
-import { readTreeRssMiB } from './process-tree.js';
-import { pick, toTargets, type NamedTarget } from './routes.js';
+import { readTreeCpuMs, readTreeRssMiB } from './process-tree.js';
+import { pick, toTargets, type NamedTarget, type RouteName } from './routes.js';
 import { startRssSampler } from './rss-sampler.js';
 import { verifyTargets } from './verify-routes.js';
 
@@ -37,7 +37,12 @@ export async function measureRouters(options: {
   const startRss = readAll(pids);
 
   log('added latency at concurrency 1 (zero-latency simulator)');
-  const overheadZero = await measureOverhead({ runner, targets: zero, ...settings.overhead });
+  const cpuMsOf = (route: RouteName): number | undefined => {
+    if (route === 'autotier' || route === 'autotier-auto') return readTreeCpuMs(pids.autotier);
+    if (route === 'portkey' && pids.portkey !== undefined) return readTreeCpuMs(pids.portkey);
+    return undefined;
+  };
+  const overheadZero = await measureOverhead({ runner, targets: zero, cpuMsOf, ...settings.overhead });
   log('added latency at concurrency 1 (realistic simulator)');
   const overheadRealistic = await measureOverhead({
     runner,

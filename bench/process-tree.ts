@@ -53,3 +53,25 @@ export function readTreeRssMiB(pid: number): number | undefined {
   if (own === undefined) return undefined;
   return listDescendants(pid).reduce((sum, child) => sum + (readRssMiB(child) ?? 0), own);
 }
+
+/** User + system CPU time a process has used so far, in ms (fields 14 and 15 of /proc/<pid>/stat). */
+export function readCpuMs(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // fields[0] is the 3rd field of the file (state); utime and stime are the 14th and 15th
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return undefined;
+  }
+}
+
+/** CPU time of a process and all its descendants together, in ms. */
+export function readTreeCpuMs(pid: number): number | undefined {
+  const own = readCpuMs(pid);
+  if (own === undefined) return undefined;
+  return listDescendants(pid).reduce((sum, child) => sum + (readCpuMs(child) ?? 0), own);
+}
+
+/** USER_HZ: 100 on every Linux this runs on (sysconf(_SC_CLK_TCK)). */
+const CLOCK_TICKS_PER_SECOND = 100;

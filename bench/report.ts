@@ -70,6 +70,12 @@ function addOverhead(figures: Record<string, Figure>, data: BenchData): void {
       ours?.addedP99Ms ?? null,
       theirs?.addedP99Ms ?? null,
     );
+    figures[`c1.${key}.cpu_us_per_request`] = figure(
+      `${label} router CPU per request`,
+      'us',
+      ours?.cpuUsPerRequest ?? null,
+      theirs?.cpuUsPerRequest ?? null,
+    );
   }
   figures['c1_realistic.direct.p50_ms'] = figure(
     'direct p50 (60 ms to first token)',
