@@ -14,6 +14,17 @@ describe('createSseParser', () => {
     expect(parser.push(': ping\r\n\r\ndata: one\r\ndata: two\r\n\r\n')).toEqual(['one\ntwo']);
   });
 
+  it('returns every event of a burst in order and keeps the unfinished tail', () => {
+    const parser = createSseParser();
+    expect(parser.push('data: 1\n\ndata: 2\n\nevent: x\ndata: 3\n\n: ping\n\ndata: 4')).toEqual([
+      '1',
+      '2',
+      '3',
+    ]);
+    expect(parser.pending()).toBe('data: 4');
+    expect(parser.push('\n\n')).toEqual(['4']);
+  });
+
   it('accepts data without the optional space', () => {
     expect(createSseParser().push('data:[DONE]\n\n')).toEqual(['[DONE]']);
   });

@@ -11,6 +11,9 @@ export interface SseParser {
 }
 
 function toEventData(block: string): string | undefined {
+  // the usual event is one `data:` line: no split, one slice
+  if (block.startsWith('data:') && !block.includes('\n'))
+    return block.slice(block.charCodeAt(5) === 32 ? 6 : 5);
   let data: string | undefined;
   for (const line of block.split('\n')) {
     if (!line.startsWith('data:')) continue;
@@ -26,13 +29,15 @@ export function createSseParser(): SseParser {
     push(text) {
       buffer += text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text;
       const events: string[] = [];
+      let start = 0;
       let boundary = buffer.indexOf('\n\n');
       while (boundary !== -1) {
-        const data = toEventData(buffer.slice(0, boundary));
+        const data = toEventData(buffer.slice(start, boundary));
         if (data !== undefined) events.push(data);
-        buffer = buffer.slice(boundary + 2);
-        boundary = buffer.indexOf('\n\n');
+        start = boundary + 2;
+        boundary = buffer.indexOf('\n\n', start);
       }
+      if (start > 0) buffer = buffer.slice(start);
       return events;
     },
     pending: () => buffer,
