@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { createPatternSet } from './pattern-set.js';
+
+function scan(patterns: readonly RegExp[], text: string): boolean[] {
+  const found = new Array<boolean>(patterns.length).fill(false);
+  createPatternSet(patterns).scan(text, found);
+  return found;
+}
+
+describe('createPatternSet', () => {
+  it('answers exactly what testing each pattern alone answers', () => {
+    const patterns = [/\bcat\b/, /ca(t|r)/, /^dog/m, /(a)(b)?c/, /\bbird\b/, /t\s*$/];
+    for (const text of ['a cat and a car', 'my\ndog', 'abc', 'the bird sat', 'nothing here', 'cat']) {
+      expect(scan(patterns, text)).toEqual(patterns.map((pattern) => pattern.test(text)));
+    }
+  });
+
+  it('finds a pattern that matches at the same position as an earlier one', () => {
+    expect(scan([/write/, /write a poem/], 'please write a poem')).toEqual([true, true]);
+  });
+
+  it('finds a match that starts inside an earlier match', () => {
+    expect(scan([/abcdef/, /cd/], 'xxabcdefxx')).toEqual([true, true]);
+  });
+
+  it('keeps entries that were already true', () => {
+    const found = [true, false];
+    createPatternSet([/zzz/, /a/]).scan('a', found);
+    expect(found).toEqual([true, true]);
+  });
+
+  it('rejects global and sticky patterns', () => {
+    expect(() => createPatternSet([/a/g])).toThrow(/must not be g or y/);
+  });
+});
