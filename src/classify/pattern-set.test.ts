@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createPatternSet } from './pattern-set.js';
+import { createPatternSet, splitTopLevel } from './pattern-set.js';
 
 function scan(patterns: readonly RegExp[], text: string): boolean[] {
   const found = new Array<boolean>(patterns.length).fill(false);
@@ -23,10 +23,21 @@ describe('createPatternSet', () => {
     expect(scan([/abcdef/, /cd/], 'xxabcdefxx')).toEqual([true, true]);
   });
 
+  it('matches word-start branches only where a word starts, like the patterns alone', () => {
+    const patterns = [/\bcat\b|猫/, /\bat|zz/, /\b(?:dog|do)g?\b/];
+    for (const text of ['concat', 'a cat', '猫', 'at home', 'dog', 'hotdog', 'xzz']) {
+      expect(scan(patterns, text)).toEqual(patterns.map((pattern) => pattern.test(text)));
+    }
+  });
+
   it('keeps entries that were already true', () => {
     const found = [true, false];
     createPatternSet([/zzz/, /a/]).scan('a', found);
     expect(found).toEqual([true, true]);
+  });
+
+  it('splits a source at top-level bars only', () => {
+    expect(splitTopLevel('\\ba(?:b|c)|[|x]|\\||d')).toEqual(['\\ba(?:b|c)', '[|x]', '\\|', 'd']);
   });
 
   it('rejects global and sticky patterns', () => {
