@@ -36,8 +36,8 @@ export const SIGNAL_NAMES: readonly string[] = [...PATTERN_SIGNALS, ...DERIVED_S
 export const BASE_SCORES = Object.freeze([0, 0.6, 0.2, -0.6] as const);
 
 /** Intent patterns read at most this many characters from the start and end of the examined text. */
-const INTENT_HEAD_CHARS = 1500;
-const INTENT_TAIL_CHARS = 500;
+const INTENT_HEAD_CHARS = 400;
+const INTENT_TAIL_CHARS = 200;
 
 /** The patterns of one language and scope, scanned together; `signals[i]` owns the set's pattern i. */
 interface PatternGroup {
