@@ -46,8 +46,14 @@ const SMALL_WORD_PROBLEM_CHARS = 260;
 /** Most numbers a small word problem states (one step needs two, two steps three). */
 const SMALL_WORD_PROBLEM_NUMBERS = 3;
 const NUMBER = /\d+(?:[.,]\d+)*/g;
-/** Signals that make a word problem more than school arithmetic. */
+/** Probability and counting questions are multi-step even when short (RUBRIC: COMPLEX). */
+const PROBABILITY = /probabilit|odds of|확률|概率|確率/;
+/** Signals that make a word problem more than school arithmetic, or the request more than a word problem. */
 const HARD_MATH_SIGNALS: readonly string[] = [
+  'research_level',
+  'expert_domain',
+  'analysis_request',
+  'constraint_markers',
   'math_notation',
   'competition_math',
   'proof_request',
@@ -96,8 +102,8 @@ export const SHAPE_SIGNALS: readonly DerivedSignal[] = [
   },
   {
     /**
-     * "Josh had 21 marbles. He found 7. How many does he have now?" (MAWPS, SVAMP, CMATH): on the gold
-     * labels 32 of 41 such problems are SIMPLE, 8 MODERATE; the model alone puts them at MODERATE.
+     * "Josh had 21 marbles. He found 7. How many does he have now?" (MAWPS, SVAMP, CMATH): it fires on
+     * 38 gold-labeled prompts, 30 SIMPLE and 8 MODERATE; the model alone puts them at MODERATE.
      */
     name: 'small_word_problem',
     weights: [1, 0.2, -0.6, -1],
@@ -105,6 +111,7 @@ export const SHAPE_SIGNALS: readonly DerivedSignal[] = [
       const { input, profile, fired } = context;
       if (!fired('math_word_problem') || input.textLength > SMALL_WORD_PROBLEM_CHARS) return false;
       if (profile.mathSymbols > 0 || HARD_MATH_SIGNALS.some(fired)) return false;
+      if (PROBABILITY.test(input.lowerText)) return false;
       const numbers = countNumbers(input.lowerText);
       return numbers >= 1 && numbers <= SMALL_WORD_PROBLEM_NUMBERS;
     },

@@ -374,6 +374,7 @@ describe('small_word_problem', () => {
       'How many ordered pairs $(a,b)$ of integers satisfy $|a + bi| \\le 5$?',
       'A shop sells 3 pens for 2 dollars, 5 pencils for 1 dollar and 4 erasers for 3 dollars. How many items can I buy with 20 dollars?',
       `${'Tom has 3 boxes of 12 pencils. '.repeat(10)}How many pencils are there?`,
+      '주사위 3개를 동시에 던졌을 때 눈의 합이 10일 확률은 얼마인가요?',
     ]) {
       expect(signalsOf(text), text).not.toContain('small_word_problem');
     }
