@@ -47,7 +47,11 @@ const { values: flags, positionals: files } = parseArgs({
     'gold-weight': { type: 'string', default: String(DEFAULT_TRAINING_CONFIG.goldWeight) },
     'weak-weight': { type: 'string', default: String(DEFAULT_TRAINING_CONFIG.weakWeight) },
     'weak-source-cap': { type: 'string', default: String(DEFAULT_TRAINING_CONFIG.weakSourceCap) },
-    'max-under': { type: 'string', default: '0.06' },
+    /**
+     * Issue 3's 6% less one standard error of an out-of-fold rate near 6% over about 900 gold examples
+     * (sqrt(0.06 * 0.94 / 900) = 0.008), so the chosen policy stays under 6% on unseen prompts too.
+     */
+    'max-under': { type: 'string', default: '0.052' },
     'min-weight': { type: 'string', default: '0.002' },
     'no-signals': { type: 'boolean', default: false },
     /** Skips the learned/heuristic blend of `local` mode (the ablation). */
@@ -73,7 +77,7 @@ temperature, the blend and the decision policy.
   --seed <n>  --folds <n> cross-validation seed and folds (default 1, 5)
   --hash-bits <n> --epochs <n> --l2 <x> --learning-rate <x>
   --gold-weight <x> --weak-weight <x> --weak-source-cap <x>   training settings
-  --max-under <0..1>      under-routing the tuned decision must stay below (default 0.06)
+  --max-under <0..1>      under-routing the tuned decision must stay below (default 0.052)
   --min-weight <x>        rows with smaller weights are not stored (default 0.002)
   --no-signals            n-grams only (ablation)     --no-blend   no learned/heuristic blend
   --no-cv                 skip cross-validation       --dry-run    do not write the model
@@ -164,7 +168,7 @@ function runCrossValidation(
     config,
     tuning: {
       maxUnder: Number(flags['max-under']),
-      penalties: [0, 0.25, 0.5, 0.75, 1, 1.25, 1.5, 2, 2.5, 3, 4, 5, 6, 8],
+      penalties: [0, 0.25, 0.5, 0.75, 1, 1.25, 1.5, 1.75, 2, 2.25, 2.5, 2.75, 3, 3.25, 3.5, 3.75, 4, 5, 6, 8],
     },
     heuristicPolicy: DEFAULT_DECISION,
     blend: !flags['no-blend'],
