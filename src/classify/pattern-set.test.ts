@@ -30,6 +30,13 @@ describe('createPatternSet', () => {
     }
   });
 
+  it('finds non-ASCII branches in mixed text and skips them on ASCII text', () => {
+    const patterns = [/캐시|\bcache\b/, /缓存/];
+    for (const text of ['redis 캐시', 'a cache', '缓存', 'plain ascii']) {
+      expect(scan(patterns, text)).toEqual(patterns.map((pattern) => pattern.test(text)));
+    }
+  });
+
   it('keeps entries that were already true', () => {
     const found = [true, false];
     createPatternSet([/zzz/, /a/]).scan('a', found);

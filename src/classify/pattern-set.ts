@@ -4,7 +4,8 @@
  *
  * Every pattern is split into its top-level branches (`a|b|c`); the branches are joined into one global
  * alternation per flag set, each wrapped in a capturing group. Branches that start with `\b` share one
- * alternation behind a single leading `\b`, so the scan tries them only where a word starts. At every
+ * alternation behind a single leading `\b`, so the scan tries them only where a word starts; branches
+ * that start with a non-ASCII letter (Hangul, Han, kana) share one that is skipped on ASCII text. At every
  * position where an alternation matches, the branch that won is the first one that matches there, so
  * only the later branches of patterns not yet found are tried at that position, with sticky copies; the
  * scan then resumes one character later, so no match hidden inside another one is skipped.
@@ -32,23 +33,35 @@ interface Member {
 
 interface Alternation {
   combined: RegExp;
+  /** Every branch starts with a non-ASCII character, so ASCII text cannot match. */
+  nonAscii: boolean;
   members: readonly Member[];
   /** The distinct owners of the members. */
   owners: readonly number[];
 }
 
 const WORD_EDGE = '\\b';
+/** Any character but printable ASCII, tab and line breaks: text without one cannot match a non-ASCII branch. */
+const NON_ASCII = /[^ -~\t\n\r]/;
+
+interface BranchGroup {
+  flags: string;
+  wordStart: boolean;
+  nonAscii: boolean;
+  branches: Branch[];
+}
 
 export function createPatternSet(patterns: readonly RegExp[]): PatternSet {
   const branches = patterns.flatMap((pattern, owner) => {
     if (pattern.global || pattern.sticky) throw new Error(`pattern ${pattern.source} must not be g or y`);
     return splitTopLevel(pattern.source).map((source) => ({ owner, source, flags: pattern.flags }));
   });
-  const groups = new Map<string, { flags: string; wordStart: boolean; branches: Branch[] }>();
+  const groups = new Map<string, BranchGroup>();
   for (const branch of branches) {
     const wordStart = branch.source.startsWith(WORD_EDGE);
-    const key = `${branch.flags}:${String(wordStart)}`;
-    const group = groups.get(key) ?? { flags: branch.flags, wordStart, branches: [] };
+    const nonAscii = branch.source.charCodeAt(0) > 0x7f;
+    const key = `${branch.flags}:${String(wordStart)}:${String(nonAscii)}`;
+    const group = groups.get(key) ?? { flags: branch.flags, wordStart, nonAscii, branches: [] };
     group.branches.push(branch);
     groups.set(key, group);
   }
@@ -56,7 +69,7 @@ export function createPatternSet(patterns: readonly RegExp[]): PatternSet {
   return { scan: (text, found) => scanAll(alternations, text, found), size: patterns.length };
 }
 
-function toAlternation(group: { flags: string; wordStart: boolean; branches: Branch[] }): Alternation {
+function toAlternation(group: BranchGroup): Alternation {
   let number = 1;
   const parts: string[] = [];
   const members = group.branches.map(({ owner, source }) => {
@@ -69,7 +82,7 @@ function toAlternation(group: { flags: string; wordStart: boolean; branches: Bra
   const joined = parts.join('|');
   const source = group.wordStart ? `${WORD_EDGE}(?:${joined})` : joined;
   const owners = [...new Set(members.map(({ owner }) => owner))];
-  return { combined: new RegExp(source, `${group.flags}g`), members, owners };
+  return { combined: new RegExp(source, `${group.flags}g`), nonAscii: group.nonAscii, members, owners };
 }
 
 /** Capture groups a regex source defines (the empty alternative makes every source match ''). */
@@ -100,7 +113,14 @@ export function splitTopLevel(source: string): string[] {
 }
 
 function scanAll(alternations: readonly Alternation[], text: string, found: boolean[]): void {
-  for (const alternation of alternations) scanOne(alternation, text, found);
+  let ascii: boolean | undefined;
+  for (const alternation of alternations) {
+    if (alternation.nonAscii) {
+      ascii ??= !NON_ASCII.test(text);
+      if (ascii) continue;
+    }
+    scanOne(alternation, text, found);
+  }
 }
 
 function scanOne({ combined, members, owners }: Alternation, text: string, found: boolean[]): void {
