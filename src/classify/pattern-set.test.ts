@@ -43,6 +43,12 @@ describe('createPatternSet', () => {
     expect(found).toEqual([true, true]);
   });
 
+  it('splits inside a group that spans the whole source, not inside one that does not', () => {
+    expect(splitTopLevel('(?:a|(?:b|c))')).toEqual(['a', '(?:b|c)']);
+    expect(splitTopLevel('(?:a|b)c|d')).toEqual(['(?:a|b)c', 'd']);
+    expect(splitTopLevel('(?:a)|(?:b)')).toEqual(['(?:a)', '(?:b)']);
+  });
+
   it('splits a source at top-level bars only', () => {
     expect(splitTopLevel('\\ba(?:b|c)|[|x]|\\||d')).toEqual(['\\ba(?:b|c)', '[|x]', '\\|', 'd']);
   });

@@ -3,9 +3,10 @@
  * stages must cost under 0.2 ms per request). The answer is exactly `patterns.map((p) => p.test(text))`.
  *
  * Every pattern is split into its top-level branches (`a|b|c`); the branches are joined into one global
- * alternation per flag set, each wrapped in a capturing group. Branches that start with `\b` share one
- * alternation behind a single leading `\b`, so the scan tries them only where a word starts; branches
- * that start with a non-ASCII letter (Hangul, Han, kana) share one that is skipped on ASCII text. At every
+ * alternation per flag set, each wrapped in a capturing group. Branches that start with `\b` (or `^`)
+ * share one alternation behind a single leading `\b` (`^`), so the scan tries them only where a word
+ * (a line) starts; branches that start with a non-ASCII letter (Hangul, Han, kana) share one that is
+ * skipped on ASCII text. At every
  * position where an alternation matches, the branch that won is the first one that matches there, so
  * only the later branches of patterns not yet found are tried at that position, with sticky copies; the
  * scan then resumes one character later, so no match hidden inside another one is skipped.
@@ -40,13 +41,15 @@ interface Alternation {
   owners: readonly number[];
 }
 
-const WORD_EDGE = '\\b';
+/** Leading assertions that branches share behind one copy: a word edge, or a line or text start. */
+const SHARED_PREFIXES = ['\\b', '^'] as const;
 /** Any character but printable ASCII, tab and line breaks: text without one cannot match a non-ASCII branch. */
 const NON_ASCII = /[^ -~\t\n\r]/;
 
 interface BranchGroup {
   flags: string;
-  wordStart: boolean;
+  /** The leading assertion every branch of the group starts with, or ''. */
+  prefix: string;
   nonAscii: boolean;
   branches: Branch[];
 }
@@ -58,10 +61,10 @@ export function createPatternSet(patterns: readonly RegExp[]): PatternSet {
   });
   const groups = new Map<string, BranchGroup>();
   for (const branch of branches) {
-    const wordStart = branch.source.startsWith(WORD_EDGE);
+    const prefix = SHARED_PREFIXES.find((candidate) => branch.source.startsWith(candidate)) ?? '';
     const nonAscii = branch.source.charCodeAt(0) > 0x7f;
-    const key = `${branch.flags}:${String(wordStart)}:${String(nonAscii)}`;
-    const group = groups.get(key) ?? { flags: branch.flags, wordStart, nonAscii, branches: [] };
+    const key = `${branch.flags}:${prefix}:${String(nonAscii)}`;
+    const group = groups.get(key) ?? { flags: branch.flags, prefix, nonAscii, branches: [] };
     group.branches.push(branch);
     groups.set(key, group);
   }
@@ -73,14 +76,14 @@ function toAlternation(group: BranchGroup): Alternation {
   let number = 1;
   const parts: string[] = [];
   const members = group.branches.map(({ owner, source }) => {
-    const body = group.wordStart ? source.slice(WORD_EDGE.length) : source;
+    const body = source.slice(group.prefix.length);
     parts.push(`(${body})`);
     const member = { owner, group: number, sticky: new RegExp(source, `${group.flags}y`) };
     number += 1 + countGroups(body);
     return member;
   });
   const joined = parts.join('|');
-  const source = group.wordStart ? `${WORD_EDGE}(?:${joined})` : joined;
+  const source = group.prefix === '' ? joined : `${group.prefix}(?:${joined})`;
   const owners = [...new Set(members.map(({ owner }) => owner))];
   return { combined: new RegExp(source, `${group.flags}g`), nonAscii: group.nonAscii, members, owners };
 }
@@ -90,8 +93,35 @@ function countGroups(source: string): number {
   return (new RegExp(`${source}|`).exec('')?.length ?? 1) - 1;
 }
 
-/** The branches of a regex source: split at every `|` outside groups, character classes and escapes. */
+/**
+ * The branches of a regex source: split at every `|` outside groups, character classes and escapes;
+ * a source that is one non-capturing group as a whole (`anyOf`) is split inside it.
+ */
 export function splitTopLevel(source: string): string[] {
+  const inner = unwrapGroup(source);
+  return inner === undefined ? splitBranches(source) : splitTopLevel(inner);
+}
+
+/** The inside of `(?:...)` when that group spans the whole source. */
+function unwrapGroup(source: string): string | undefined {
+  if (!source.startsWith('(?:') || !source.endsWith(')')) return undefined;
+  let depth = 0;
+  let inClass = false;
+  for (let index = 0; index < source.length; index += 1) {
+    const char = source[index];
+    if (char === '\\') index += 1;
+    else if (inClass) inClass = char !== ']';
+    else if (char === '[') inClass = true;
+    else if (char === '(') depth += 1;
+    else if (char === ')') {
+      depth -= 1;
+      if (depth === 0) return index === source.length - 1 ? source.slice(3, -1) : undefined;
+    }
+  }
+  return undefined;
+}
+
+function splitBranches(source: string): string[] {
   const branches: string[] = [];
   let depth = 0;
   let inClass = false;
