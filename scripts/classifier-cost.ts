@@ -92,7 +92,7 @@ function main(): void {
   console.log(
     `mode ${mode}; microseconds per request (toClassifyInput + heuristics + model), median of ${flags.rounds} rounds`,
   );
-  for (const size of SIZES) {
+  const workloads = SIZES.map((size) => {
     const variants = Array.from({ length: 16 }, (_, index) =>
       size.chars === 0 ? (shortTexts[index * 7] ?? '') : toPrompt(texts, size.chars, index * 11),
     );
@@ -105,10 +105,17 @@ function main(): void {
     const classify = (index: number): unknown =>
       classifier.classifyLocal(requests[index % requests.length] ?? { messages: [] });
     for (let index = 0; index < 200; index += 1) classify(index);
-    const rounds = Array.from({ length: Number(flags.rounds) }, () => timeRound(classify, size.iterations));
-    const p50 = median(rounds.map((round) => round.p50));
-    const p99 = median(rounds.map((round) => round.p99));
     const chars = Math.round(variants.reduce((sum, text) => sum + text.length, 0) / variants.length);
+    return { size, classify, chars, rounds: [] as { p50: number; p99: number }[] };
+  });
+  // Rounds interleave the sizes, so a burst of load elsewhere hits every size alike.
+  for (let round = 0; round < Number(flags.rounds); round += 1) {
+    for (const workload of workloads)
+      workload.rounds.push(timeRound(workload.classify, workload.size.iterations));
+  }
+  for (const { size, chars, rounds } of workloads) {
+    const p50 = median(rounds.map((entry) => entry.p50));
+    const p99 = median(rounds.map((entry) => entry.p99));
     console.log(
       `  ${size.name.padEnd(6)} ${String(chars).padStart(7)} chars  p50 ${p50.toFixed(1).padStart(7)} us  p99 ${p99.toFixed(1).padStart(7)} us`,
     );
