@@ -47,7 +47,11 @@ const { values: flags, positionals: files } = parseArgs({
     'gold-weight': { type: 'string', default: String(DEFAULT_TRAINING_CONFIG.goldWeight) },
     'weak-weight': { type: 'string', default: String(DEFAULT_TRAINING_CONFIG.weakWeight) },
     'weak-source-cap': { type: 'string', default: String(DEFAULT_TRAINING_CONFIG.weakSourceCap) },
-    'max-under': { type: 'string', default: '0.06' },
+    /**
+     * Issue 3's 6% less one standard error of an out-of-fold rate near 6% over about 900 gold examples
+     * (sqrt(0.06 * 0.94 / 900) = 0.008), so the chosen policy stays under 6% on unseen prompts too.
+     */
+    'max-under': { type: 'string', default: '0.052' },
     'min-weight': { type: 'string', default: '0.002' },
     'no-signals': { type: 'boolean', default: false },
     /** Skips the learned/heuristic blend of `local` mode (the ablation). */
@@ -57,8 +61,29 @@ const { values: flags, positionals: files } = parseArgs({
     'by-source': { type: 'boolean', default: false },
     /** Writes every out-of-fold prediction (id, label, probabilities, signals) here, for error analysis. */
     oof: { type: 'string' },
+    help: { type: 'boolean', short: 'h', default: false },
   },
 });
+
+const USAGE = `usage: npm run train -- <labeled.jsonl>... [options]
+
+Lines with \`acceptable\` are gold, the others weak. A hash share of the gold examples and every
+--holdout file are never trained on; k-fold cross-validation over the other gold examples fits the
+temperature, the blend and the decision policy.
+
+  --out <file>            model file to write (default src/classify/model/local-model.json)
+  --holdout <file>        extra file scored but never trained on (repeatable)
+  --holdout-share <0..1>  share of the gold examples held out by a hash of the id (default 0.2)
+  --seed <n>  --folds <n> cross-validation seed and folds (default 1, 5)
+  --hash-bits <n> --epochs <n> --l2 <x> --learning-rate <x>
+  --gold-weight <x> --weak-weight <x> --weak-source-cap <x>   training settings
+  --max-under <0..1>      under-routing the tuned decision must stay below (default 0.052)
+  --min-weight <x>        rows with smaller weights are not stored (default 0.002)
+  --no-signals            n-grams only (ablation)     --no-blend   no learned/heuristic blend
+  --no-cv                 skip cross-validation       --dry-run    do not write the model
+  --by-source             held-out accuracy per source
+  --oof <file>            write the out-of-fold predictions for error analysis
+  -h, --help              this text`;
 
 const config: TrainingConfig = {
   ...DEFAULT_TRAINING_CONFIG,
@@ -88,8 +113,11 @@ function formatModes(title: string, modes: Record<string, TierMetrics>): void {
 }
 
 function main(): void {
-  if (files.length === 0)
-    throw new Error('usage: npm run train -- <labeled.jsonl>... [--out file] [--holdout file]');
+  if (flags.help) {
+    log(USAGE);
+    return;
+  }
+  if (files.length === 0) throw new Error(USAGE);
   const share = Number(flags['holdout-share']);
   const loaded = files.flatMap((file) => readLabeledExamples(file));
   const holdoutSets = [
@@ -140,7 +168,7 @@ function runCrossValidation(
     config,
     tuning: {
       maxUnder: Number(flags['max-under']),
-      penalties: [0, 0.25, 0.5, 0.75, 1, 1.25, 1.5, 2, 2.5, 3, 4, 5, 6, 8],
+      penalties: [0, 0.25, 0.5, 0.75, 1, 1.25, 1.5, 1.75, 2, 2.25, 2.5, 2.75, 3, 3.25, 3.5, 3.75, 4, 5, 6, 8],
     },
     heuristicPolicy: DEFAULT_DECISION,
     blend: !flags['no-blend'],

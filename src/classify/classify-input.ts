@@ -28,9 +28,13 @@ export interface ClassifyInput {
 }
 
 export interface ClassifyInputLimits {
-  /** Characters kept from the start of the last user message. @default 3000 */
+  /**
+   * Characters kept from the start of the last user message. Every local stage reads only this window,
+   * so its cost is bounded (issue 3: under 0.2 ms per request); 3000 + 1000 cost 3x more for no
+   * cross-validated accuracy (65.2% vs 66.7% exact at 5.9% under-routing). @default 600
+   */
   headChars: number;
-  /** Characters kept from its end, where long prompts usually put the question. @default 1000 */
+  /** Characters kept from its end, where long prompts usually put the question. @default 300 */
   tailChars: number;
   /** Characters of the system prompts kept for the weak system signals. @default 1500 */
   systemChars: number;
@@ -39,8 +43,8 @@ export interface ClassifyInputLimits {
 }
 
 export const DEFAULT_INPUT_LIMITS: ClassifyInputLimits = Object.freeze({
-  headChars: 3000,
-  tailChars: 1000,
+  headChars: 600,
+  tailChars: 300,
   systemChars: 1500,
   recentTurns: 4,
 });

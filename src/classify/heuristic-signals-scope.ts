@@ -1,4 +1,5 @@
 import { anyOf, anyWord, type DerivedSignal, type PatternSignal } from './heuristic-signal.js';
+import { createPatternSet } from './pattern-set.js';
 
 /**
  * How much work a request asks for, independent of its topic (see RUBRIC.md): answer-size limits and
@@ -93,17 +94,16 @@ const ARCHITECTURE_TERMS: readonly RegExp[] = [
 /** Distinct architecture terms from which a request counts as a design across many components. */
 const ARCHITECTURE_BREADTH_TERMS = 4;
 
+const ARCHITECTURE_TERM_SET = createPatternSet(ARCHITECTURE_TERMS);
+
 export const SCOPE_DERIVED_SIGNALS: readonly DerivedSignal[] = [
   {
     name: 'architecture_breadth',
     weights: [-2, -1.2, 0.3, 1.4],
     test: ({ input }) => {
-      let found = 0;
-      for (const term of ARCHITECTURE_TERMS) {
-        if (term.test(input.lowerText)) found += 1;
-        if (found >= ARCHITECTURE_BREADTH_TERMS) return true;
-      }
-      return false;
+      const found = new Array<boolean>(ARCHITECTURE_TERM_SET.size).fill(false);
+      ARCHITECTURE_TERM_SET.scan(input.lowerText, found);
+      return found.filter(Boolean).length >= ARCHITECTURE_BREADTH_TERMS;
     },
   },
 ];

@@ -41,6 +41,35 @@ const LONG_SYSTEM_CHARS = 2000;
 const YES_NO_QUESTION =
   /^\W*(?:is|are|was|were|does|do|did|can|could|has|have|will)\b[^?\n]*\?\s*$|(?:맞죠|맞아요|나요|까요)\??\s*$|吗[？?]?\s*$|(?:ですか|ますか|る)[？?]\s*$/;
 
+/** Longest word problem that still counts as one or two arithmetic steps, in UTF-16 code units. */
+const SMALL_WORD_PROBLEM_CHARS = 260;
+/** Most numbers a small word problem states (one step needs two, two steps three). */
+const SMALL_WORD_PROBLEM_NUMBERS = 3;
+const NUMBER = /\d+(?:[.,]\d+)*/g;
+/** Probability and counting questions are multi-step even when short (RUBRIC: COMPLEX). */
+const PROBABILITY = /probabilit|odds of|확률|概率|確率/;
+/** Signals that make a word problem more than school arithmetic, or the request more than a word problem. */
+const HARD_MATH_SIGNALS: readonly string[] = [
+  'research_level',
+  'expert_domain',
+  'analysis_request',
+  'constraint_markers',
+  'math_notation',
+  'competition_math',
+  'proof_request',
+  'formal_math',
+  'advanced_math',
+  'functional_equation',
+  'contest_bounds',
+  'logic_puzzle',
+  'code_request',
+  'code_vocab',
+];
+
+function countNumbers(text: string): number {
+  return text.match(NUMBER)?.length ?? 0;
+}
+
 function hasTask({ fired }: SignalContext): boolean {
   return TASK_SIGNALS.some(fired);
 }
@@ -70,6 +99,22 @@ export const SHAPE_SIGNALS: readonly DerivedSignal[] = [
     name: 'short_arithmetic',
     weights: [1.5, 0, -1, -1.5],
     test: ({ input, fired }) => fired('one_step_arithmetic') && input.textLength <= 80,
+  },
+  {
+    /**
+     * "Josh had 21 marbles. He found 7. How many does he have now?" (MAWPS, SVAMP, CMATH): it fires on
+     * 38 gold-labeled prompts, 30 SIMPLE and 8 MODERATE; the model alone puts them at MODERATE.
+     */
+    name: 'small_word_problem',
+    weights: [1, 0.2, -0.6, -1],
+    test: (context) => {
+      const { input, profile, fired } = context;
+      if (!fired('math_word_problem') || input.textLength > SMALL_WORD_PROBLEM_CHARS) return false;
+      if (profile.mathSymbols > 0 || HARD_MATH_SIGNALS.some(fired)) return false;
+      if (PROBABILITY.test(input.lowerText)) return false;
+      const numbers = countNumbers(input.lowerText);
+      return numbers >= 1 && numbers <= SMALL_WORD_PROBLEM_NUMBERS;
+    },
   },
   {
     name: 'yes_no_question',

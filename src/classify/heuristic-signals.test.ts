@@ -357,6 +357,30 @@ const NEAR_MISSES: Record<string, readonly string[]> = {
   contest_bounds: ['Keep the total under 10 items.'],
 };
 
+describe('small_word_problem', () => {
+  it('fires on a one- or two-step school word problem in every language', () => {
+    for (const text of [
+      'Josh had 21 marbles in his collection. He found 7 marbles. How many marbles does he have now?',
+      '사과가 12개 있었는데 5개를 먹었습니다. 남은 사과는 몇 개입니까?',
+      '树上一共有32个桃子，猴哥哥摘了13个，树上还剩多少个桃子？',
+      'りんごが12個あります。5個食べると、残りはいくつですか？',
+    ]) {
+      expect(signalsOf(text), text).toContain('small_word_problem');
+    }
+  });
+
+  it('does not fire on competition math, many numbers or a long problem', () => {
+    for (const text of [
+      'How many ordered pairs $(a,b)$ of integers satisfy $|a + bi| \\le 5$?',
+      'A shop sells 3 pens for 2 dollars, 5 pencils for 1 dollar and 4 erasers for 3 dollars. How many items can I buy with 20 dollars?',
+      `${'Tom has 3 boxes of 12 pencils. '.repeat(10)}How many pencils are there?`,
+      '주사위 3개를 동시에 던졌을 때 눈의 합이 10일 확률은 얼마인가요?',
+    ]) {
+      expect(signalsOf(text), text).not.toContain('small_word_problem');
+    }
+  });
+});
+
 describe('architecture_breadth', () => {
   it('fires on a design that spans caches, queues, replicas and regions', () => {
     const design =

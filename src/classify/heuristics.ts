@@ -8,6 +8,7 @@ import { MATH_SIGNALS } from './heuristic-signals-math.js';
 import { REASONING_SIGNALS } from './heuristic-signals-reasoning.js';
 import { SCOPE_DERIVED_SIGNALS, SCOPE_SIGNALS } from './heuristic-signals-scope.js';
 import { SHAPE_SIGNALS } from './heuristic-signals-shape.js';
+import { createPatternSet, type PatternSet } from './pattern-set.js';
 import { WRITING_SIGNALS } from './heuristic-signals-writing.js';
 import { toTextProfile, type TextProfile } from './text-profile.js';
 import { toTierProbabilities } from './tier-probabilities.js';
@@ -35,8 +36,33 @@ export const SIGNAL_NAMES: readonly string[] = [...PATTERN_SIGNALS, ...DERIVED_S
 export const BASE_SCORES = Object.freeze([0, 0.6, 0.2, -0.6] as const);
 
 /** Intent patterns read at most this many characters from the start and end of the examined text. */
-const INTENT_HEAD_CHARS = 1500;
-const INTENT_TAIL_CHARS = 500;
+const INTENT_HEAD_CHARS = 400;
+const INTENT_TAIL_CHARS = 200;
+
+/** The patterns of one language and scope, scanned together; `signals[i]` owns the set's pattern i. */
+interface PatternGroup {
+  language: SignalLanguage;
+  scope: 'intent' | 'full';
+  set: PatternSet;
+  signals: readonly number[];
+}
+
+const PATTERN_GROUPS: readonly PatternGroup[] = toPatternGroups(PATTERN_SIGNALS);
+
+function toPatternGroups(signals: readonly PatternSignal[]): PatternGroup[] {
+  const languages: readonly SignalLanguage[] = ['any', 'en', 'ko', 'zh', 'ja'];
+  return (['intent', 'full'] as const).flatMap((scope) =>
+    languages.flatMap((language) => {
+      const owners = signals.flatMap((signal, index) =>
+        (signal.scope ?? 'intent') === scope && signal.patterns[language] !== undefined ? [index] : [],
+      );
+      const patterns = owners.map((index) => signals[index]?.patterns[language] ?? /(?!)/);
+      return owners.length === 0
+        ? []
+        : [{ language, scope, set: createPatternSet(patterns), signals: owners }];
+    }),
+  );
+}
 
 export interface HeuristicResult {
   probabilities: TierProbabilities;
@@ -60,10 +86,10 @@ export function scoreHeuristics(input: ClassifyInput): HeuristicResult {
     floor: undefined,
     ceiling: undefined,
   };
-  for (const signal of PATTERN_SIGNALS) {
-    const text = signal.scope === 'full' ? input.lowerText : intentText;
-    if (matchesAny(signal, text, languages)) applySignal(signal, { signals, logits, bounds });
-  }
+  const matched = matchPatternSignals({ full: input.lowerText, intent: intentText }, languages);
+  PATTERN_SIGNALS.forEach((signal, index) => {
+    if (matched[index] === true) applySignal(signal, { signals, logits, bounds });
+  });
   const context: SignalContext = { input, profile, fired: (name) => signals.includes(name) };
   for (const signal of DERIVED_SIGNALS) {
     if (signal.test(context)) applySignal(signal, { signals, logits, bounds });
@@ -86,12 +112,22 @@ function toLanguages(profile: TextProfile): readonly SignalLanguage[] {
   return languages;
 }
 
-function matchesAny(signal: PatternSignal, text: string, languages: readonly SignalLanguage[]): boolean {
-  for (const language of languages) {
-    const pattern = signal.patterns[language];
-    if (pattern !== undefined && pattern.test(text)) return true;
+/** Per pattern signal (table order): true when one of its patterns for `languages` matches its scope's text. */
+function matchPatternSignals(
+  texts: Readonly<Record<'intent' | 'full', string>>,
+  languages: readonly SignalLanguage[],
+): boolean[] {
+  const matched = new Array<boolean>(PATTERN_SIGNALS.length).fill(false);
+  for (const group of PATTERN_GROUPS) {
+    if (!languages.includes(group.language)) continue;
+    const found = group.signals.map((index) => matched[index] === true);
+    group.set.scan(texts[group.scope], found);
+    found.forEach((hit, position) => {
+      const index = group.signals[position];
+      if (hit && index !== undefined) matched[index] = true;
+    });
   }
-  return false;
+  return matched;
 }
 
 interface Accumulator {

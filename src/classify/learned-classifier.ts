@@ -18,12 +18,28 @@ export interface LearnedClassifierOptions {
   model: LocalModel;
 }
 
+/** Largest int16, the unit count of the largest absolute weight after quantization. */
+const INT16_MAX = 32767;
+
+/**
+ * The weights as int16 multiples of one step: half the memory of float32, so the random row reads of
+ * hashed n-grams hit the CPU cache twice as often (2 MB for 2^18 rows). A model read from its file is
+ * already quantized this way (`model-codec.ts`), so nothing changes for it.
+ */
+function toQuantizedWeights(weights: Float32Array): { units: Int16Array; step: number } {
+  let maxAbs = 0;
+  for (const weight of weights) maxAbs = Math.max(maxAbs, Math.abs(weight));
+  const step = maxAbs > 0 ? maxAbs / INT16_MAX : 1;
+  return { units: Int16Array.from(weights, (weight) => Math.round(weight / step)), step };
+}
+
 /**
  * Scores a request with the model's weights. The sums live in the closure and are reset per call (calls
  * are synchronous), so scoring allocates nothing per n-gram.
  */
 export function createLearnedClassifier({ model }: LearnedClassifierOptions): LearnedClassifier {
-  const { weights, layout, bias, temperature } = model;
+  const { layout, bias, temperature } = model;
+  const { units: weights, step } = toQuantizedWeights(model.weights);
   /** Running sums of the current request: n-gram rows (scaled at the end) and dense rows, per tier. */
   let text0 = 0;
   let text1 = 0;
@@ -41,14 +57,14 @@ export function createLearnedClassifier({ model }: LearnedClassifierOptions): Le
     add(row, value) {
       const base = row * 4;
       for (let tier = 0; tier < 4; tier += 1)
-        dense[tier] = (dense[tier] ?? 0) + value * (weights[base + tier] ?? 0);
+        dense[tier] = (dense[tier] ?? 0) + value * step * (weights[base + tier] ?? 0);
     },
   };
   const toLogits = (source: FeatureSource): TierLogits => {
     text0 = text1 = text2 = text3 = 0;
     dense.fill(0);
     const count = encodeFeatures(source, layout, sink);
-    const scale = count > 0 ? 1 / Math.sqrt(count) : 0;
+    const scale = count > 0 ? step / Math.sqrt(count) : 0;
     const texts = [text0, text1, text2, text3];
     const logit = (tier: number): number =>
       (bias[tier] ?? 0) + (texts[tier] ?? 0) * scale + (dense[tier] ?? 0);

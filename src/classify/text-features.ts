@@ -1,7 +1,11 @@
-import { isHan, isHangul, isKana, isWordCode } from './text-profile.js';
+import { CHAR_CLASS, CHAR_CLASSES } from './text-profile.js';
 
 /** Receives one hashed n-gram (an unsigned 32-bit hash); the caller masks it to its hash space. */
 export type FeatureVisitor = (hash: number) => void;
+
+const WORD = CHAR_CLASS.word;
+const HANGUL = CHAR_CLASS.hangul;
+const CJK = CHAR_CLASS.han | CHAR_CLASS.kana;
 
 /** Seeds that keep the n-gram kinds apart in the shared hash space. */
 const SEED = Object.freeze({
@@ -61,6 +65,7 @@ function isSymbol(code: number): boolean {
  * allocation-free.
  */
 export function forEachTextFeature(text: string, visit: FeatureVisitor): number {
+  const classes = CHAR_CLASSES;
   let count = 0;
   let wordHash: number = SEED.word;
   let wordLength = 0;
@@ -73,8 +78,9 @@ export function forEachTextFeature(text: string, visit: FeatureVisitor): number 
   for (let index = 0; index <= text.length; index += 1) {
     const raw = index < text.length ? text.charCodeAt(index) : 0x20;
     const code = raw >= 0x30 && raw <= 0x39 ? 0x30 : raw;
-    const hangul = isHangul(code);
-    if (isWordCode(code) || hangul) {
+    const kind = classes[code] ?? 0;
+    const hangul = (kind & HANGUL) !== 0;
+    if ((kind & WORD) !== 0 || hangul) {
       wordHash = step(wordHash, code);
       wordLength += 1;
       visit(combine(SEED.wordTrigram, (c1 << 16) | c2, code));
@@ -106,7 +112,7 @@ export function forEachTextFeature(text: string, visit: FeatureVisitor): number 
     c1 = 0x20;
     c2 = 0x20;
     hangulPrevious = 0;
-    if (isHan(code) || isKana(code)) {
+    if ((kind & CJK) !== 0) {
       visit(combine(SEED.cjkUnigram, code, 0));
       count += 1;
       if (cjk2 !== 0) {

@@ -36,6 +36,27 @@ export function isWordCode(code: number): boolean {
   );
 }
 
+/** Bits of `CHAR_CLASSES`: which of the predicates above a UTF-16 code unit satisfies. */
+export const CHAR_CLASS = Object.freeze({ word: 1, hangul: 2, han: 4, kana: 8 });
+
+/**
+ * One byte per UTF-16 code unit with the `CHAR_CLASS` bits, built once (64 KB): the per-character
+ * loops of the profile and the n-gram features read it instead of calling the predicates.
+ */
+export const CHAR_CLASSES: Uint8Array = buildCharClasses();
+
+function buildCharClasses(): Uint8Array {
+  const classes = new Uint8Array(0x10000);
+  for (let code = 0; code < classes.length; code += 1) {
+    classes[code] =
+      (isWordCode(code) ? CHAR_CLASS.word : 0) |
+      (isHangul(code) ? CHAR_CLASS.hangul : 0) |
+      (isHan(code) ? CHAR_CLASS.han : 0) |
+      (isKana(code) ? CHAR_CLASS.kana : 0);
+  }
+  return classes;
+}
+
 const CODE_SYMBOLS = new Set('{};=<>[]_'.split('').map((char) => char.charCodeAt(0)));
 const MATH_SYMBOLS = new Set('$\\^'.split('').map((char) => char.charCodeAt(0)));
 
@@ -55,22 +76,23 @@ export function toTextProfile(text: string): TextProfile {
   let inWord = false;
   for (let index = 0; index < text.length; index += 1) {
     const code = text.charCodeAt(index);
-    const wordCode = isWordCode(code) || isHangul(code);
+    const classes = CHAR_CLASSES[code] ?? 0;
+    const wordCode = (classes & (CHAR_CLASS.word | CHAR_CLASS.hangul)) !== 0;
     if (wordCode && !inWord) profile.words += 1;
     inWord = wordCode;
-    countCode(profile, code);
+    countCode(profile, code, classes);
   }
   return profile;
 }
 
-function countCode(profile: TextProfile, code: number): void {
+function countCode(profile: TextProfile, code: number, classes: number): void {
   if (code === 0x0a) profile.lines += 1;
   else if (code === 0x3f || code === 0xff1f) profile.questionMarks += 1;
   else if (code >= 0x30 && code <= 0x39) profile.digits += 1;
   else if (code >= 0x61 && code <= 0x7a) profile.latin += 1;
-  else if (isHangul(code)) profile.hangul += 1;
-  else if (isHan(code)) profile.han += 1;
-  else if (isKana(code)) profile.kana += 1;
+  else if ((classes & CHAR_CLASS.hangul) !== 0) profile.hangul += 1;
+  else if ((classes & CHAR_CLASS.han) !== 0) profile.han += 1;
+  else if ((classes & CHAR_CLASS.kana) !== 0) profile.kana += 1;
   else if (CODE_SYMBOLS.has(code)) profile.codeSymbols += 1;
   else if (MATH_SYMBOLS.has(code)) profile.mathSymbols += 1;
 }
