@@ -12,6 +12,7 @@ import { orderGroup } from './order-group.js';
 import { toBackoffMs } from './retry-policy.js';
 import type { AttemptRecord, RoutePlan } from './route-plan.js';
 import { runAttempt, type CommitPoint, type CommittedAttempt } from './run-attempt.js';
+import type { CancelSignal } from '../shared/cancel-signal.js';
 
 export interface BalancerOptions {
   upstream: Upstream;
@@ -33,7 +34,7 @@ export interface ExecuteRequest {
   path: string;
   /** The upstream body for one deployment (model name, extra body and stream flags applied). */
   toBody: (deployment: DeploymentConfig) => string;
-  signal: AbortSignal;
+  signal: CancelSignal;
   requestId: string;
   commit: CommitPoint;
   /** Epoch ms when the request arrived; the tier's total_ms counts from here. */

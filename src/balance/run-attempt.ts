@@ -2,6 +2,7 @@ import type { DeploymentConfig } from '../config/routing-table-schema.js';
 import type { Clock } from '../shared/clock.js';
 import { RouterError } from '../shared/errors.js';
 import type { AttemptLimits, Upstream, UpstreamEvent } from '../upstream/upstream.js';
+import type { CancelSignal } from '../shared/cancel-signal.js';
 
 /** When the balancer stops failing over: at the first content token (streams) or at the end (buffered). */
 export type CommitPoint = 'first_content' | 'complete';
@@ -12,7 +13,7 @@ export interface AttemptInput {
   deployment: DeploymentConfig;
   path: string;
   body: string;
-  signal: AbortSignal;
+  signal: CancelSignal;
   limits: AttemptLimits;
   requestId: string;
   commit: CommitPoint;

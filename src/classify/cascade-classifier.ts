@@ -14,6 +14,7 @@ import {
   type LocalClassifier,
 } from './local-classifier.js';
 import type { LlmVerdict } from './parse-classifier-reply.js';
+import type { CancelSignal } from '../shared/cancel-signal.js';
 
 export interface CascadeOptions {
   mode: 'local' | 'cascade' | 'llm';
@@ -42,7 +43,11 @@ export function combineVerdicts(local: Tier, llm: Tier, policy: CascadeOptions['
 
 async function askWithDeadline(
   stage: LlmStage,
-  request: { input: ReturnType<typeof toClassifyInput>; deadlineMs: number; signal: AbortSignal | undefined },
+  request: {
+    input: ReturnType<typeof toClassifyInput>;
+    deadlineMs: number;
+    signal: CancelSignal | undefined;
+  },
 ): Promise<LlmOutcome> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), request.deadlineMs);
@@ -95,7 +100,7 @@ export function createCascadeClassifier(options: CascadeOptions): Classifier {
     };
   };
 
-  async function classify(request: ClassifyRequest, signal?: AbortSignal): Promise<ClassificationDecision> {
+  async function classify(request: ClassifyRequest, signal?: CancelSignal): Promise<ClassificationDecision> {
     const input = toClassifyInput(request);
     const key = toCacheKey(input);
     const cached = options.cache.get(key);

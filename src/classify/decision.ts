@@ -1,5 +1,6 @@
 import type { ChatMessage } from '../shared/chat.js';
 import type { Tier } from '../shared/tier.js';
+import type { CancelSignal } from '../shared/cancel-signal.js';
 
 /** Which stage decided a request's complexity. */
 export type ClassifierCause = 'heuristic' | 'learned' | 'llm' | 'cache' | 'fallback';
@@ -39,5 +40,5 @@ export interface ClassificationDecision {
 }
 
 export interface Classifier {
-  classify(request: ClassifyRequest, signal?: AbortSignal): Promise<ClassificationDecision>;
+  classify(request: ClassifyRequest, signal?: CancelSignal): Promise<ClassificationDecision>;
 }

@@ -24,11 +24,12 @@ import { toCompletionDecision } from './completion-route.js';
 import { createRequestTracker } from './request-tracker.js';
 import { respondRouted } from './respond-routed.js';
 import { shapeUpstreamBody } from './shape-body.js';
+import type { CancelSignal } from '../shared/cancel-signal.js';
 
 export interface RequestContext {
   requestId: string;
   /** Aborted when the client disconnects. */
-  signal: AbortSignal;
+  signal: CancelSignal;
   /** Epoch ms when the request arrived. */
   receivedAt: number;
   /** Routing hints from headers. */

@@ -9,6 +9,7 @@ import { countImageParts, type ChatMessage } from '../shared/chat.js';
 import { RouterError } from '../shared/errors.js';
 import { isTier, maxTier, TIERS, toTierFromRank, toTierRank, type Tier } from '../shared/tier.js';
 import type { StateStore } from '../state/state-store.js';
+import type { CancelSignal } from '../shared/cancel-signal.js';
 
 /** Everything decided before the first upstream call; /v1/route returns it as is. */
 export interface RouteDecision {
@@ -55,7 +56,7 @@ export interface DecideInput {
   allowed?:
     | { tiers?: readonly Tier[] | undefined; models?: readonly string[] | undefined; keyName: string }
     | undefined;
-  signal: AbortSignal;
+  signal: CancelSignal;
 }
 
 const TIER_ALIAS = /^tier:(.+)$/i;

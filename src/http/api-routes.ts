@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { once } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Gateway, GatewayResponse, RequestContext } from '../gateway/create-gateway.js';
 import type { Logger } from '../observe/logger.js';
 import type { Clock } from '../shared/clock.js';
+import { createCancelController, type CancelSignal } from '../shared/cancel-signal.js';
 import { RouterError, toOpenAIErrorBody, toRouterError } from '../shared/errors.js';
 
 /**
@@ -126,20 +126,33 @@ async function readJsonBody(request: IncomingMessage, limitBytes: number): Promi
   }
 }
 
-function toContext(request: IncomingMessage, response: ServerResponse, clock: Clock): RequestContext {
-  const controller = new AbortController();
-  response.on('close', () => {
+/**
+ * The request's context, and a function that detaches it from the response once the answer is
+ * written: the response object outlives the request (node:http keeps it until a full GC), and a
+ * listener still attached would keep the whole request alive with it.
+ */
+function toContext(
+  request: IncomingMessage,
+  response: ServerResponse,
+  clock: Clock,
+): { context: RequestContext; detach: () => void } {
+  const controller = createCancelController();
+  const onClose = (): void => {
     if (!response.writableFinished)
       controller.abort(new RouterError({ code: 'CLIENT_CLOSED', message: 'client closed the connection' }));
-  });
+  };
+  response.on('close', onClose);
   const requestId = toRequestId(request.headers['x-request-id']);
   response.setHeader('x-request-id', requestId);
   return {
-    requestId,
-    signal: controller.signal,
-    receivedAt: clock.now(),
-    hints: { minTier: header(request, 'x-autotier-min-tier'), sessionKey: header(request, 'x-session-id') },
-    credentials: { authorization: header(request, 'authorization'), apiKey: header(request, 'x-api-key') },
+    context: {
+      requestId,
+      signal: controller.signal,
+      receivedAt: clock.now(),
+      hints: { minTier: header(request, 'x-autotier-min-tier'), sessionKey: header(request, 'x-session-id') },
+      credentials: { authorization: header(request, 'authorization'), apiKey: header(request, 'x-api-key') },
+    },
+    detach: () => response.off('close', onClose),
   };
 }
 
@@ -156,10 +169,25 @@ function writeJson(
   response.end(text);
 }
 
+/** Resolves when the socket drained or the request was cancelled. */
+function drained(response: ServerResponse, signal: CancelSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      response.off('drain', done);
+      response.off('close', done);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    response.on('drain', done);
+    response.on('close', done);
+    signal.addEventListener('abort', done);
+  });
+}
+
 async function writeStream(
   response: ServerResponse,
   answer: Extract<GatewayResponse, { kind: 'stream' }>,
-  signal: AbortSignal,
+  signal: CancelSignal,
 ): Promise<void> {
   response.writeHead(200, {
     ...answer.headers,
@@ -170,7 +198,7 @@ async function writeStream(
   });
   for await (const frame of answer.events) {
     if (signal.aborted) break;
-    if (!response.write(frame)) await once(response, 'drain', { signal }).catch(() => undefined);
+    if (!response.write(frame)) await drained(response, signal);
   }
   response.end();
 }
@@ -179,7 +207,7 @@ async function writeStream(
 export async function writeAnswer(
   response: ServerResponse,
   answer: GatewayResponse,
-  signal: AbortSignal,
+  signal: CancelSignal,
 ): Promise<void> {
   if (answer.kind === 'stream') return writeStream(response, answer, signal);
   writeJson(response, answer);
@@ -216,12 +244,14 @@ export function createApiRoutes(
     request: IncomingMessage,
     response: ServerResponse,
   ): Promise<void> => {
-    const context = toContext(request, response, clock);
+    const { context, detach } = toContext(request, response, clock);
     try {
       const body = await readJsonBody(request, options.bodyLimitBytes);
       await writeAnswer(response, await handler(gateway, body, context), context.signal);
     } catch (error) {
       writeError(response, { error: toRouterError(error), requestId: context.requestId, logger });
+    } finally {
+      detach();
     }
   };
   return (request, response) => {

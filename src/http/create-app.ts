@@ -3,6 +3,7 @@ import type { Gateway, GatewayResponse, RequestContext } from '../gateway/create
 import type { Logger } from '../observe/logger.js';
 import type { ActivitySnapshot } from '../observe/recent-activity.js';
 import type { Clock } from '../shared/clock.js';
+import { createCancelController } from '../shared/cancel-signal.js';
 import { RouterError, toRouterError } from '../shared/errors.js';
 import { toRequestId, writeAnswer, writeError } from './api-routes.js';
 import { mountDashboard } from './dashboard.js';
@@ -25,7 +26,7 @@ export interface AppDependencies {
 
 /** Context of one request: its id, a signal aborted when the client goes away, the arrival time. */
 function toContext(request: Request, response: Response, clock: Clock): RequestContext {
-  const controller = new AbortController();
+  const controller = createCancelController();
   response.on('close', () => {
     if (!response.writableFinished)
       controller.abort(new RouterError({ code: 'CLIENT_CLOSED', message: 'client closed the connection' }));

@@ -1,3 +1,5 @@
+import type { CancelSignal } from './cancel-signal.js';
+
 /** Time source, injected everywhere time matters so tests can control it. */
 export interface Clock {
   /** Wall-clock time in milliseconds since the epoch. */
@@ -8,22 +10,27 @@ export interface Clock {
 export type Random = () => number;
 
 /** Resolves after `milliseconds`, or rejects early when `signal` aborts. */
-export type Sleep = (milliseconds: number, signal?: AbortSignal) => Promise<void>;
+export type Sleep = (milliseconds: number, signal?: CancelSignal) => Promise<void>;
 
 /** Epoch ms with sub-millisecond precision (performance.timeOrigin + performance.now()). */
 export const systemClock: Clock = { now: () => performance.timeOrigin + performance.now() };
 
 export const systemRandom: Random = () => Math.random();
 
+/** The abort reason as an Error (an AbortSignal's reason may be any value). */
+function toAbortError(reason: unknown): Error {
+  return reason instanceof Error ? reason : new Error(`aborted: ${String(reason)}`);
+}
+
 export const systemSleep: Sleep = (milliseconds, signal) =>
   new Promise((resolve, reject) => {
     if (signal?.aborted) {
-      reject(signal.reason as Error);
+      reject(toAbortError(signal.reason));
       return;
     }
     const onAbort = (): void => {
       clearTimeout(timer);
-      reject(signal?.reason as Error);
+      reject(toAbortError(signal?.reason));
     };
     const timer = setTimeout(() => {
       signal?.removeEventListener('abort', onAbort);

@@ -1,6 +1,7 @@
 import { RouterError } from '../shared/errors.js';
 import type { Clock } from '../shared/clock.js';
 import type { AttemptLimits } from './upstream.js';
+import type { CancelController } from '../shared/cancel-signal.js';
 
 /**
  * Timers of one attempt: time to first content, idle gaps, and the total deadline. When one fires
@@ -18,7 +19,7 @@ export interface AttemptWatchdog {
 
 export interface WatchdogOptions {
   limits: AttemptLimits;
-  controller: AbortController;
+  controller: CancelController;
   clock: Clock;
   deploymentId: string;
 }

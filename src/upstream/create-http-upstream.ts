@@ -7,6 +7,7 @@ import { createEventQueue } from './event-queue.js';
 import { createEventReader } from './event-reader.js';
 import { toErrorFromException, toErrorFromStatus } from './translate-error.js';
 import type { AttemptRequest, Upstream, UpstreamAttempt } from './upstream.js';
+import { createCancelController, type CancelController, type CancelSignal } from '../shared/cancel-signal.js';
 
 export interface HttpUpstreamOptions {
   clock: Clock;
@@ -19,7 +20,7 @@ export interface HttpUpstreamOptions {
 /** Longest upstream error body read, in bytes: enough for any message, bounded for a hostile server. */
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
-function toOpenError(failure: { error: unknown; parent: AbortSignal; deploymentId: string }): RouterError {
+function toOpenError(failure: { error: unknown; parent: CancelSignal; deploymentId: string }): RouterError {
   if (failure.error instanceof RouterError) return failure.error;
   if (failure.parent.aborted) {
     const reason: unknown = failure.parent.reason;
@@ -37,7 +38,7 @@ function toOpenError(failure: { error: unknown; parent: AbortSignal; deploymentI
 function toReadError(failure: {
   error: unknown;
   watchdog: AttemptWatchdog;
-  signal: AbortSignal;
+  signal: CancelSignal;
   deploymentId: string;
 }): RouterError {
   const fired = failure.watchdog.reason();
@@ -60,7 +61,7 @@ function toReadError(failure: {
   });
 }
 
-function linkAbort(parent: AbortSignal, controller: AbortController): () => void {
+function linkAbort(parent: CancelSignal, controller: CancelController): () => void {
   const onAbort = (): void => controller.abort(parent.reason);
   if (parent.aborted) onAbort();
   else parent.addEventListener('abort', onAbort, { once: true });
@@ -110,7 +111,7 @@ export function createHttpUpstream(options: HttpUpstreamOptions): Upstream {
   function open(request: AttemptRequest): Promise<UpstreamAttempt> {
     const { deployment, limits } = request;
     const startedAt = options.clock.now();
-    const controller = new AbortController();
+    const controller = createCancelController();
     const unlink = linkAbort(request.signal, controller);
     const watchdog = createAttemptWatchdog({
       limits,

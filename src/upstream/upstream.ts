@@ -1,5 +1,6 @@
 import type { DeploymentConfig } from '../config/routing-table-schema.js';
 import type { ChatChunk } from './chat-chunk.js';
+import type { CancelSignal } from '../shared/cancel-signal.js';
 
 /** Per-attempt limits, already narrowed to what is left of the request's total deadline. */
 export interface AttemptLimits {
@@ -19,7 +20,7 @@ export interface AttemptRequest {
   path: string;
   /** Serialized JSON body, already shaped for this deployment (model name, extra body, stream: true). */
   body: string;
-  signal: AbortSignal;
+  signal: CancelSignal;
   limits: AttemptLimits;
   requestId: string;
 }
