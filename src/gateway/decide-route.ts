@@ -227,10 +227,34 @@ async function applyFloors(input: DecideInput, tier: Tier, rules: RuleRecord[]):
   return floored;
 }
 
+/**
+ * Prompt tokens below which no deployment of the table can be ruled out by its context window:
+ * the smallest window less the largest max_tokens any tier may send. Below it the count is estimated.
+ */
+function toExactCountThreshold(table: DecideInput['table'], requestedMaxTokens: number | undefined): number {
+  let smallestWindow = Infinity;
+  for (const deployment of table.deployments)
+    smallestWindow = Math.min(smallestWindow, deployment.context_window);
+  let largestMaxTokens = 0;
+  for (const tier of TIERS) {
+    const limits = table.tiers[tier].max_tokens;
+    largestMaxTokens = Math.max(
+      largestMaxTokens,
+      limits.default,
+      Math.min(requestedMaxTokens ?? 0, limits.cap),
+    );
+  }
+  return Math.max(0, smallestWindow - largestMaxTokens);
+}
+
 /** Resolves the model field (auto, tier alias, served name), classifies if needed, and applies every rule. */
 export async function decideRoute(input: DecideInput): Promise<RouteDecision> {
   const { request, table } = input;
-  const settings = { safetyMargin: table.tokens.safety_margin, imageTokens: table.tokens.image_tokens };
+  const settings = {
+    safetyMargin: table.tokens.safety_margin,
+    imageTokens: table.tokens.image_tokens,
+    estimateBelow: toExactCountThreshold(table, request.maxTokens),
+  };
   const promptTokens = await input.tokenCounter.countChat(
     { messages: request.messages, tools: request.tools ?? undefined },
     settings,

@@ -19,6 +19,30 @@ describe('the token counter', () => {
     expect(await uncached.countText(text)).toBe(first);
   });
 
+  it('estimates a prompt whose byte count cannot reach the threshold, and encodes one that can', async () => {
+    const settings = { safetyMargin: 0, imageTokens: 0 };
+    const english = 'Summarize the quarterly report and list the three biggest risks for the board. '.repeat(
+      40,
+    );
+    const messages = [{ role: 'user' as const, content: english }];
+    const exactCount = await counter.countChat({ messages }, settings);
+    const estimated = await counter.countChat({ messages }, { ...settings, estimateBelow: 100_000 });
+    expect(Math.abs(estimated - exactCount) / exactCount).toBeLessThan(0.35);
+    // the bound is the byte count (about 3,200 here): a threshold below it means an exact count
+    expect(await counter.countChat({ messages }, { ...settings, estimateBelow: 3000 })).toBe(exactCount);
+  });
+
+  it('estimates CJK text at about a token per character', async () => {
+    const chinese = '我们需要在这个系统中实现一个高效的路由器。'.repeat(20);
+    const messages = [{ role: 'user' as const, content: chinese }];
+    const exactCount = await counter.countChat({ messages }, { safetyMargin: 0, imageTokens: 0 });
+    const estimated = await counter.countChat(
+      { messages },
+      { safetyMargin: 0, imageTokens: 0, estimateBelow: 100_000 },
+    );
+    expect(Math.abs(estimated - exactCount) / exactCount).toBeLessThan(0.35);
+  });
+
   it('counts short text exactly', async () => {
     expect(await counter.countText('hello world')).toBe(exact.encode('hello world').length);
   });
