@@ -241,12 +241,14 @@ export function createBalancer(options: BalancerOptions): Balancer {
     const { candidate, ...rest } = entry;
     const attempt = { deploymentId: candidate.deployment.id, fallback: candidate.fallback, ...rest };
     run.attempts.push(attempt);
-    options.onAttempt?.({
-      ...attempt,
-      requestId: run.request.requestId,
-      tier: run.request.plan.tier,
-      attempt: run.attempts.length,
-    });
+    // not `{ ...attempt, more }`: V8 tenures objects made that way (see http/api-routes.ts)
+    options.onAttempt?.(
+      Object.assign({}, attempt, {
+        requestId: run.request.requestId,
+        tier: run.request.plan.tier,
+        attempt: run.attempts.length,
+      }),
+    );
   }
 
   function toResult(
@@ -309,7 +311,7 @@ export function createBalancer(options: BalancerOptions): Balancer {
           ttftMs: committed.ttftMs,
           completionTokens: toCompletionTokens(committed.head),
         });
-      return toResult(run, candidate, { ...committed, startedAt: attemptStart });
+      return toResult(run, candidate, Object.assign({}, committed, { startedAt: attemptStart }));
     } catch (thrown) {
       run.upstreamMs += clock.now() - attemptStart;
       const error = toRouterError(thrown);

@@ -104,7 +104,8 @@ export function createCascadeClassifier(options: CascadeOptions): Classifier {
     const input = toClassifyInput(request);
     const key = toCacheKey(input);
     const cached = options.cache.get(key);
-    if (cached !== undefined) return { ...cached, cause: 'cache', llmCalled: false, stageLatencyMs: {} };
+    if (cached !== undefined)
+      return Object.assign({}, cached, { cause: 'cache' as const, llmCalled: false, stageLatencyMs: {} });
     const local = options.local.classifyInput(input);
     const wantsLlm =
       options.mode === 'llm' ||

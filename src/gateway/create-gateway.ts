@@ -114,7 +114,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       checker,
       store,
       now: clock.now(),
-      hints: { ...context.hints, sessionKey: context.hints.sessionKey ?? userKey },
+      hints: { minTier: context.hints.minTier, sessionKey: context.hints.sessionKey ?? userKey },
       overridesAllowed: table.overrides.allow_client && key?.allow_overrides !== false,
       allowed: key === undefined ? undefined : { tiers: key.tiers, models: key.models, keyName: key.name },
       request: {

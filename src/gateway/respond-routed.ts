@@ -63,7 +63,7 @@ export async function respondRouted(routed: RoutedRequest): Promise<GatewayRespo
       result,
       includeUsage: routed.includeUsage,
       requestId: context.requestId,
-      onEnd: (end) => finish({ ...end, status: 200 }),
+      onEnd: (end) => finish(Object.assign({}, end, { status: 200 })),
       collectText: tracker.logsContent(),
     });
     return { kind: 'stream', headers, events };

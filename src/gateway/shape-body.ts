@@ -7,14 +7,19 @@ function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Merges `extra` into `base` one level deep, so chat_template_kwargs from two sources combine. */
-export function mergeExtraBody(base: JsonObject, extra: Readonly<JsonObject>): JsonObject {
-  const merged: JsonObject = { ...base };
-  for (const [key, value] of Object.entries(extra)) {
-    const current = merged[key];
-    merged[key] = isObject(current) && isObject(value) ? { ...current, ...value } : value;
-  }
-  return merged;
+/**
+ * The fields the extra bodies set, each merged one level deep over the body's own value (so
+ * chat_template_kwargs from the client, the deployment and the tier combine); later extras win.
+ */
+function toExtraFields(base: JsonObject, extras: readonly Readonly<JsonObject>[]): JsonObject {
+  const fields: JsonObject = {};
+  for (const extra of extras)
+    for (const key of Object.keys(extra)) {
+      const current = key in fields ? fields[key] : base[key];
+      const value = extra[key];
+      fields[key] = isObject(current) && isObject(value) ? Object.assign({}, current, value) : value;
+    }
+  return fields;
 }
 
 function withSystemPrefix(
@@ -24,7 +29,7 @@ function withSystemPrefix(
   if (prefix === undefined || prefix === '') return messages;
   const [first, ...rest] = messages;
   if (first?.role === 'system' && typeof first.content === 'string')
-    return [{ ...first, content: `${prefix}\n\n${first.content}` }, ...rest];
+    return [Object.assign({}, first, { content: `${prefix}\n\n${first.content}` }), ...rest];
   return [{ role: 'system', content: prefix }, ...messages];
 }
 
@@ -43,15 +48,23 @@ export interface ShapeInput {
  */
 export function shapeUpstreamBody(input: ShapeInput): string {
   const { body, deployment, tierConfig } = input;
-  const shaped = mergeExtraBody(mergeExtraBody(body, deployment.extra_body), tierConfig.extra_body);
-  shaped['model'] = deployment.model;
-  shaped['stream'] = true;
-  shaped['stream_options'] = {
-    ...(isObject(body['stream_options']) ? body['stream_options'] : {}),
-    include_usage: true,
-  };
-  shaped['max_tokens'] = input.maxTokens;
-  delete shaped['max_completion_tokens'];
+  // One Object.assign into a fresh object: no `delete` and no spread-then-add (both make V8 keep
+  // the object past young-generation GCs, see http/api-routes.ts). An undefined field is left out
+  // by JSON.stringify.
+  const shaped: JsonObject = Object.assign(
+    {},
+    body,
+    toExtraFields(body, [deployment.extra_body, tierConfig.extra_body]),
+    {
+      model: deployment.model,
+      stream: true,
+      stream_options: Object.assign({}, isObject(body['stream_options']) ? body['stream_options'] : {}, {
+        include_usage: true,
+      }),
+      max_tokens: input.maxTokens,
+      max_completion_tokens: undefined,
+    },
+  );
   if (Array.isArray(body['messages']))
     shaped['messages'] = withSystemPrefix(body['messages'] as ChatMessage[], tierConfig.system_prompt_prefix);
   return JSON.stringify(shaped);

@@ -161,11 +161,15 @@ function writeJson(
   answer: { status: number; headers: Record<string, string>; body: unknown },
 ): void {
   const text = JSON.stringify(answer.body);
-  response.writeHead(answer.status, {
-    ...answer.headers,
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(text),
-  });
+  // Object.assign, not `{ ...headers, more }`: V8 in Node 20 tenures objects made by a leading
+  // spread followed by more properties, so one per request costs every young-generation GC time.
+  response.writeHead(
+    answer.status,
+    Object.assign({}, answer.headers, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(text),
+    }),
+  );
   response.end(text);
 }
 
@@ -189,13 +193,15 @@ async function writeStream(
   answer: Extract<GatewayResponse, { kind: 'stream' }>,
   signal: CancelSignal,
 ): Promise<void> {
-  response.writeHead(200, {
-    ...answer.headers,
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-cache',
-    'x-accel-buffering': 'no',
-    connection: 'keep-alive',
-  });
+  response.writeHead(
+    200,
+    Object.assign({}, answer.headers, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+      'x-accel-buffering': 'no',
+      connection: 'keep-alive',
+    }),
+  );
   for await (const frame of answer.events) {
     if (signal.aborted) break;
     if (!response.write(frame)) await drained(response, signal);

@@ -95,7 +95,7 @@ export function planRoute(input: PlanInput): PlannedRoute {
       if (!input.needsVision || deployment.vision)
         largestWindow = Math.max(largestWindow, deployment.context_window);
     const fitting = members.filter((deployment) =>
-      isEligible(deployment, { ...eligibility, unavailable: new Map() }),
+      isEligible(deployment, Object.assign({}, eligibility, { unavailable: new Map<string, string>() })),
     );
     if (fitting.length === 0 || (group.length === 0 && fallback.length === 0)) {
       rules.push(toSkipRule({ from: name, members, eligibility, needsVision: input.needsVision }));
@@ -133,7 +133,7 @@ export function planRoute(input: PlanInput): PlannedRoute {
       tierConfig,
       maxTokens,
       rules: rules.map((rule, index) =>
-        rule.to !== '' ? rule : { ...rule, to: rules[index + 1]?.from ?? name },
+        rule.to !== '' ? rule : Object.assign({}, rule, { to: rules[index + 1]?.from ?? name }),
       ),
     };
   }

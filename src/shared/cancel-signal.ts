@@ -18,34 +18,38 @@ export interface CancelController {
   abort(reason?: unknown): void;
 }
 
+/**
+ * A class, not an object literal: V8 (Node 20) tenures object literals that carry their own getters,
+ * so a literal signal made per request would again survive every scavenge.
+ */
+class Cancellation implements CancelSignal, CancelController {
+  aborted = false;
+  reason: unknown = undefined;
+  private listeners: (() => void)[] = [];
+
+  get signal(): CancelSignal {
+    return this;
+  }
+
+  addEventListener(_type: 'abort', listener: () => void): void {
+    if (!this.aborted) this.listeners.push(listener);
+  }
+
+  removeEventListener(_type: 'abort', listener: () => void): void {
+    const index = this.listeners.indexOf(listener);
+    if (index !== -1) this.listeners.splice(index, 1);
+  }
+
+  abort(given?: unknown): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = given ?? new DOMException('This operation was aborted', 'AbortError');
+    const called = this.listeners;
+    this.listeners = [];
+    for (const listener of called) listener();
+  }
+}
+
 export function createCancelController(): CancelController {
-  let aborted = false;
-  let reason: unknown;
-  let listeners: (() => void)[] = [];
-  const signal: CancelSignal = {
-    get aborted() {
-      return aborted;
-    },
-    get reason() {
-      return reason;
-    },
-    addEventListener(_type, listener) {
-      if (!aborted) listeners.push(listener);
-    },
-    removeEventListener(_type, listener) {
-      const index = listeners.indexOf(listener);
-      if (index !== -1) listeners.splice(index, 1);
-    },
-  };
-  return {
-    signal,
-    abort(given) {
-      if (aborted) return;
-      aborted = true;
-      reason = given ?? new DOMException('This operation was aborted', 'AbortError');
-      const called = listeners;
-      listeners = [];
-      for (const listener of called) listener();
-    },
-  };
+  return new Cancellation();
 }

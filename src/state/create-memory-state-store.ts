@@ -60,12 +60,20 @@ export function createMemoryStateStore(options: MemoryStateStoreOptions): StateS
       return Promise.resolve();
     },
     addInFlight(id, delta) {
-      const next = Math.max(0, (inFlight.get(id) ?? 0) + delta);
-      if (next === 0) inFlight.delete(id);
-      else inFlight.set(id, next);
+      // kept at 0, not deleted: one entry per deployment, and a delete-then-set per request makes
+      // the map reallocate its table every time
+      inFlight.set(id, Math.max(0, (inFlight.get(id) ?? 0) + delta));
       return Promise.resolve();
     },
-    getInFlight: (ids) => Promise.resolve(pick(inFlight, ids)),
+    getInFlight(ids) {
+      // a deployment at 0 is left out: readers treat absent as 0, and a drained store reads empty
+      const counts = new Map<string, number>();
+      for (const id of ids) {
+        const count = inFlight.get(id) ?? 0;
+        if (count > 0) counts.set(id, count);
+      }
+      return Promise.resolve(counts);
+    },
     recordLatency({ id, milliseconds, alpha }) {
       const previous = latencies.get(id);
       latencies.set(
@@ -94,7 +102,7 @@ export function createMemoryStateStore(options: MemoryStateStoreOptions): StateS
         buckets = new Map();
         windows.set(request.key, buckets);
       }
-      const decision = stepWindow({ ...request, buckets, now: options.clock.now() });
+      const decision = stepWindow(Object.assign({}, request, { buckets, now: options.clock.now() }));
       if (buckets.size === 0) windows.delete(request.key);
       return Promise.resolve(decision);
     },
