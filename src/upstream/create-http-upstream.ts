@@ -20,18 +20,19 @@ export interface HttpUpstreamOptions {
 /** Longest upstream error body read, in bytes: enough for any message, bounded for a hostile server. */
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
+/** The error of an aborted signal: its RouterError reason, or CLIENT_CLOSED; undefined when not aborted. */
+function toCancelError(signal: CancelSignal, error: unknown): RouterError | undefined {
+  if (!signal.aborted) return undefined;
+  const reason: unknown = signal.reason;
+  if (reason instanceof RouterError) return reason;
+  return new RouterError({ code: 'CLIENT_CLOSED', message: 'client closed the connection', cause: error });
+}
+
 function toOpenError(failure: { error: unknown; parent: CancelSignal; deploymentId: string }): RouterError {
   if (failure.error instanceof RouterError) return failure.error;
-  if (failure.parent.aborted) {
-    const reason: unknown = failure.parent.reason;
-    if (reason instanceof RouterError) return reason;
-    return new RouterError({
-      code: 'CLIENT_CLOSED',
-      message: 'client closed the connection',
-      cause: failure.error,
-    });
-  }
-  return toErrorFromException(failure.error, failure.deploymentId);
+  return (
+    toCancelError(failure.parent, failure.error) ?? toErrorFromException(failure.error, failure.deploymentId)
+  );
 }
 
 /** The error of a body that broke after status 200: a timer, the client, or the connection. */
@@ -44,15 +45,8 @@ function toReadError(failure: {
   const fired = failure.watchdog.reason();
   if (fired !== undefined) return fired;
   if (failure.error instanceof RouterError) return failure.error;
-  if (failure.signal.aborted) {
-    const reason: unknown = failure.signal.reason;
-    if (reason instanceof RouterError) return reason;
-    return new RouterError({
-      code: 'CLIENT_CLOSED',
-      message: 'client closed the connection',
-      cause: failure.error,
-    });
-  }
+  const cancelled = toCancelError(failure.signal, failure.error);
+  if (cancelled !== undefined) return cancelled;
   return new RouterError({
     code: 'UPSTREAM_STREAM_CUT',
     message: `${failure.deploymentId}: stream broken (${(failure.error as Error).message})`,
