@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import type { AttemptWatchdog } from './attempt-watchdog.js';
+import { createEventReader } from './event-reader.js';
+
+function setup() {
+  const chunks: boolean[] = [];
+  const watchdog: AttemptWatchdog = {
+    onHeaders: () => undefined,
+    onChunk: (content) => chunks.push(content),
+    reason: () => undefined,
+    stop: () => undefined,
+  };
+  return { reader: createEventReader({ watchdog, deploymentId: 'd1' }), chunks };
+}
+
+const frame = (value: unknown): string => `data: ${JSON.stringify(value)}\n\n`;
+const role = { choices: [{ index: 0, delta: { role: 'assistant' } }] };
+const content = (text: string) => ({ choices: [{ index: 0, delta: { content: text } }] });
+const finish = { choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] };
+
+describe('the upstream event reader', () => {
+  it('parses events split across reads, marks the first content and tells the watchdog', () => {
+    const { reader, chunks } = setup();
+    const whole = Buffer.from(frame(role) + frame(content('Hi')) + frame(content('!')));
+    const first = reader.push(whole.subarray(0, 40));
+    const rest = reader.push(whole.subarray(40));
+    const events = [...first.events, ...rest.events];
+    expect(events.map((event) => event.firstContent)).toEqual([false, true, false]);
+    expect(chunks).toEqual([false, true, true]);
+  });
+
+  it('keeps a multi-byte character split between two reads intact', () => {
+    const { reader } = setup();
+    const bytes = Buffer.from(frame(content('안녕')));
+    const cut = bytes.indexOf(Buffer.from('안')) + 1;
+    const events = [
+      ...reader.push(bytes.subarray(0, cut)).events,
+      ...reader.push(bytes.subarray(cut)).events,
+    ];
+    expect(events[0]?.chunk.choices?.[0]?.delta?.content).toBe('안녕');
+  });
+
+  it('ends at [DONE] and ignores what follows', () => {
+    const { reader } = setup();
+    reader.push(Buffer.from(frame(content('a')) + 'data: [DONE]\n\n'));
+    expect(reader.done()).toBe(true);
+    expect(reader.push(Buffer.from(frame(content('late')))).events).toEqual([]);
+    expect(reader.finish()).toBeUndefined();
+  });
+
+  it('accepts a body that ends without [DONE] once every choice finished, and reports a cut otherwise', () => {
+    const finished = setup().reader;
+    finished.push(Buffer.from(frame(content('a')) + frame(finish)));
+    expect(finished.finish()).toBeUndefined();
+    const cut = setup().reader;
+    cut.push(Buffer.from(frame(content('a'))));
+    expect(cut.finish()?.code).toBe('UPSTREAM_STREAM_CUT');
+  });
+
+  it('returns the good events with the error of a malformed chunk or an in-stream error', () => {
+    const malformed = setup().reader.push(Buffer.from(frame(content('ok')) + 'data: {"choices": [\n\n'));
+    expect(malformed.events).toHaveLength(1);
+    expect(malformed.error?.code).toBe('UPSTREAM_MALFORMED');
+    const failed = setup().reader.push(Buffer.from(frame({ error: { message: 'overloaded' } })));
+    expect(failed.error?.code).toBe('UPSTREAM_SERVER_ERROR');
+  });
+});
