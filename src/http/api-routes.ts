@@ -131,7 +131,7 @@ async function readJsonBody(request: IncomingMessage, limitBytes: number): Promi
  * written: the response object outlives the request (node:http keeps it until a full GC), and a
  * listener still attached would keep the whole request alive with it.
  */
-function toContext(
+export function toRequestContext(
   request: IncomingMessage,
   response: ServerResponse,
   clock: Clock,
@@ -250,7 +250,7 @@ export function createApiRoutes(
     request: IncomingMessage,
     response: ServerResponse,
   ): Promise<void> => {
-    const { context, detach } = toContext(request, response, clock);
+    const { context, detach } = toRequestContext(request, response, clock);
     try {
       const body = await readJsonBody(request, options.bodyLimitBytes);
       await writeAnswer(response, await handler(gateway, body, context), context.signal);

@@ -3,9 +3,8 @@ import type { Gateway, GatewayResponse, RequestContext } from '../gateway/create
 import type { Logger } from '../observe/logger.js';
 import type { ActivitySnapshot } from '../observe/recent-activity.js';
 import type { Clock } from '../shared/clock.js';
-import { createCancelController } from '../shared/cancel-signal.js';
 import { RouterError, toRouterError } from '../shared/errors.js';
-import { toRequestId, writeAnswer, writeError } from './api-routes.js';
+import { toRequestContext, toRequestId, writeAnswer, writeError } from './api-routes.js';
 import { mountDashboard } from './dashboard.js';
 
 export interface AppDependencies {
@@ -24,24 +23,6 @@ export interface AppDependencies {
   bodyLimitBytes: number;
 }
 
-/** Context of one request: its id, a signal aborted when the client goes away, the arrival time. */
-function toContext(request: Request, response: Response, clock: Clock): RequestContext {
-  const controller = createCancelController();
-  response.on('close', () => {
-    if (!response.writableFinished)
-      controller.abort(new RouterError({ code: 'CLIENT_CLOSED', message: 'client closed the connection' }));
-  });
-  const requestId = toRequestId(request.get('x-request-id'));
-  response.setHeader('x-request-id', requestId);
-  return {
-    requestId,
-    signal: controller.signal,
-    receivedAt: clock.now(),
-    hints: { minTier: request.get('x-autotier-min-tier'), sessionKey: request.get('x-session-id') },
-    credentials: { authorization: request.get('authorization'), apiKey: request.get('x-api-key') },
-  };
-}
-
 /** The express adapter: parse, call one gateway function, write JSON or SSE. */
 export function createApp(dependencies: AppDependencies): express.Express {
   const { gateway, clock, logger } = dependencies;
@@ -53,14 +34,20 @@ export function createApp(dependencies: AppDependencies): express.Express {
   const route =
     (handler: (body: unknown, context: RequestContext) => Promise<GatewayResponse>) =>
     async (request: Request, response: Response): Promise<void> => {
-      const context = toContext(request, response, clock);
-      await writeAnswer(response, await handler(request.body as unknown, context), context.signal);
+      const { context, detach } = toRequestContext(request, response, clock);
+      try {
+        await writeAnswer(response, await handler(request.body as unknown, context), context.signal);
+      } finally {
+        detach();
+      }
     };
   /** Operator endpoints: the admin key when keys are configured. */
   const admin =
     (handler: (request: Request, response: Response) => Promise<void>) =>
     async (request: Request, response: Response): Promise<void> => {
-      const key = gateway.authenticate(toContext(request, response, clock));
+      const { context, detach } = toRequestContext(request, response, clock);
+      detach();
+      const key = gateway.authenticate(context);
       if (key !== undefined && !key.admin)
         throw new RouterError({ code: 'FORBIDDEN', message: `key ${key.name} is not an admin key` });
       await handler(request, response);

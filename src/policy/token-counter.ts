@@ -117,18 +117,15 @@ export function createTokenCounter(options: TokenCounterOptions): TokenCounter {
   return {
     countText,
     async countChat(request, settings) {
+      const texts = toCountedTexts(request);
+      const fixed = toFixedTokens(request, settings);
+      const withMargin = (tokens: number): number => Math.ceil(tokens * (1 + settings.safetyMargin));
       const estimateBelow = settings.estimateBelow ?? 0;
-      if (estimateBelow > 0 && toUpperBound(request, settings) <= estimateBelow)
-        return toEstimate(request, settings);
-      let tokens = 0;
-      for (const message of request.messages) {
-        tokens += MESSAGE_OVERHEAD_TOKENS + (await countText(toMessageText(message.content)));
-        tokens += countImageParts(message.content) * settings.imageTokens;
-        if (message.tool_calls !== undefined) tokens += await countText(JSON.stringify(message.tool_calls));
-      }
-      if (request.tools !== undefined && request.tools.length > 0)
-        tokens += await countText(JSON.stringify(request.tools));
-      return Math.ceil(tokens * (1 + settings.safetyMargin));
+      if (estimateBelow > 0 && withMargin(fixed + toByteCount(texts)) <= estimateBelow)
+        return withMargin(fixed + toEstimate(texts));
+      let tokens = fixed;
+      for (const text of texts) tokens += await countText(text);
+      return withMargin(tokens);
     },
   };
 }
@@ -151,19 +148,19 @@ function toFixedTokens(request: ChatToCount, settings: CountSettings): number {
   return tokens;
 }
 
-/** A count no encoding can exceed: one token per UTF-8 byte, margin included. */
-function toUpperBound(request: ChatToCount, settings: CountSettings): number {
+/** UTF-8 bytes of the texts: a count no encoding can exceed (every BPE token is at least one byte). */
+function toByteCount(texts: readonly string[]): number {
   let bytes = 0;
-  for (const text of toCountedTexts(request)) bytes += Buffer.byteLength(text, 'utf8');
-  return Math.ceil((bytes + toFixedTokens(request, settings)) * (1 + settings.safetyMargin));
+  for (const text of texts) bytes += Buffer.byteLength(text, 'utf8');
+  return bytes;
 }
 
-/** About four characters a token for Latin text and one for Han, kana and Hangul, margin included. */
-function toEstimate(request: ChatToCount, settings: CountSettings): number {
-  let tokens = toFixedTokens(request, settings);
-  for (const text of toCountedTexts(request)) {
+/** About four characters a token for Latin text and one for Han, kana and Hangul. */
+function toEstimate(texts: readonly string[]): number {
+  let tokens = 0;
+  for (const text of texts) {
     const cjk = text.match(CJK)?.length ?? 0;
     tokens += Math.ceil(cjk + (text.length - cjk) / 4);
   }
-  return Math.ceil(tokens * (1 + settings.safetyMargin));
+  return tokens;
 }
