@@ -16,15 +16,23 @@ export function readRssMiB(pid: number): number | undefined {
   }
 }
 
-/** Parent pid of a process, from the 4th field of /proc/<pid>/stat (after the parenthesized name). */
-function readParentPid(pid: number): number | undefined {
+/**
+ * The fields of /proc/<pid>/stat after the parenthesized name (which may hold spaces): index 0 is
+ * the 3rd field of the file (state); undefined when the process is gone.
+ */
+function readStatFields(pid: number): string[] | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return Number(fields[1]);
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   } catch {
     return undefined;
   }
+}
+
+/** Parent pid of a process, the 4th field of /proc/<pid>/stat. */
+function readParentPid(pid: number): number | undefined {
+  const fields = readStatFields(pid);
+  return fields === undefined ? undefined : Number(fields[1]);
 }
 
 /** Every live descendant of `pid` (children, grandchildren, ...). */
@@ -56,14 +64,11 @@ export function readTreeRssMiB(pid: number): number | undefined {
 
 /** User + system CPU time a process has used so far, in ms (fields 14 and 15 of /proc/<pid>/stat). */
 export function readCpuMs(pid: number): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // fields[0] is the 3rd field of the file (state); utime and stime are the 14th and 15th
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
-  } catch {
-    return undefined;
-  }
+  const fields = readStatFields(pid);
+  // utime and stime are the 14th and 15th fields of the file
+  return fields === undefined
+    ? undefined
+    : ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
 }
 
 /** CPU time of a process and all its descendants together, in ms. */

@@ -3,20 +3,13 @@ import type { apiKeySchema } from '../../src/config/routing-table-schema.js';
 import { createHash } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalClassifier } from '../../src/classify/local-classifier.js';
+import { launchChromium } from '../helpers/chromium.js';
 import { postChat, simpleTable, startStack, type Stack } from '../helpers/start-stack.js';
 
 const ARTIFACTS = fileURLToPath(new URL('../../artifacts/', import.meta.url));
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-];
 /** The page polls every 2 s: allow two polls and some slack. */
 const UPDATE_MS = 6000;
 
@@ -57,7 +50,7 @@ async function countOf(page: Page, id: string): Promise<number> {
 describe('operator dashboard in a real browser', () => {
   let browser: Browser;
   beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

@@ -2,13 +2,13 @@ import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../helpers/chromium.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toEvalReport, type EvalReport } from '../../eval/eval-report.js';
 import { toHtmlReport } from '../../eval/html-report.js';
 import { toScoredCases, type CaseSpec } from './scored-case-fixture.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACT = join(process.cwd(), 'artifacts', 'eval-report.png');
 const WEIGHTS = { SIMPLE: 1, MODERATE: 1.8, COMPLEX: 3, EXPERT: 12 };
 
@@ -60,17 +60,7 @@ describe('HTML report in headless Chromium', () => {
   const folder = mkdtempSync(join(tmpdir(), 'autotier-eval-html-'));
 
   beforeAll(async () => {
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {
