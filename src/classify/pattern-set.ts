@@ -102,9 +102,14 @@ export function splitTopLevel(source: string): string[] {
   return inner === undefined ? splitBranches(source) : splitTopLevel(inner);
 }
 
-/** The inside of `(?:...)` when that group spans the whole source. */
-function unwrapGroup(source: string): string | undefined {
-  if (!source.startsWith('(?:') || !source.endsWith(')')) return undefined;
+/**
+ * Walks a regex source outside escapes and character classes, calling `visit` with each `)` and
+ * `|` and the group depth after it; stops when `visit` returns true.
+ */
+function scanStructure(
+  source: string,
+  visit: (char: ')' | '|', index: number, depth: number) => boolean,
+): void {
   let depth = 0;
   let inClass = false;
   for (let index = 0; index < source.length; index += 1) {
@@ -115,29 +120,33 @@ function unwrapGroup(source: string): string | undefined {
     else if (char === '(') depth += 1;
     else if (char === ')') {
       depth -= 1;
-      if (depth === 0) return index === source.length - 1 ? source.slice(3, -1) : undefined;
-    }
+      if (visit(char, index, depth)) return;
+    } else if (char === '|' && visit(char, index, depth)) return;
   }
-  return undefined;
+}
+
+/** The inside of `(?:...)` when that group spans the whole source. */
+function unwrapGroup(source: string): string | undefined {
+  if (!source.startsWith('(?:') || !source.endsWith(')')) return undefined;
+  let inner: string | undefined;
+  scanStructure(source, (char, index, depth) => {
+    if (char !== ')' || depth !== 0) return false;
+    if (index === source.length - 1) inner = source.slice(3, -1);
+    return true;
+  });
+  return inner;
 }
 
 function splitBranches(source: string): string[] {
   const branches: string[] = [];
-  let depth = 0;
-  let inClass = false;
   let start = 0;
-  for (let index = 0; index < source.length; index += 1) {
-    const char = source[index];
-    if (char === '\\') index += 1;
-    else if (inClass) inClass = char !== ']';
-    else if (char === '[') inClass = true;
-    else if (char === '(') depth += 1;
-    else if (char === ')') depth -= 1;
-    else if (char === '|' && depth === 0) {
+  scanStructure(source, (char, index, depth) => {
+    if (char === '|' && depth === 0) {
       branches.push(source.slice(start, index));
       start = index + 1;
     }
-  }
+    return false;
+  });
   branches.push(source.slice(start));
   return branches;
 }
