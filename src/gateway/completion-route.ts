@@ -6,7 +6,7 @@ import { toMaxTokens } from '../policy/plan-route.js';
 import type { TokenCounter } from '../policy/token-counter.js';
 import { RouterError } from '../shared/errors.js';
 import type { CompletionRequest } from './chat-request.js';
-import type { RouteDecision } from './decide-route.js';
+import { toUnclassifiedDecision, type RouteDecision } from './decide-route.js';
 
 export interface CompletionRouteInput {
   table: RoutingTable;
@@ -65,16 +65,5 @@ export async function toCompletionDecision(input: CompletionRouteInput): Promise
         table.autocomplete === undefined ? 'no autocomplete group: SIMPLE serves' : 'autocomplete group',
     },
   ];
-  return {
-    complexity: undefined,
-    cause: 'rule',
-    confidence: undefined,
-    classification: undefined,
-    promptTokens,
-    plan,
-    tierConfig,
-    maxTokens,
-    rules,
-    sessionTier: undefined,
-  };
+  return toUnclassifiedDecision({ cause: 'rule', promptTokens, plan, tierConfig, maxTokens, rules });
 }

@@ -120,17 +120,19 @@ function decideModel(input: DecideInput, promptTokens: number): RouteDecision | 
   const rules = [
     { rule: 'override', from: 'auto', to: request.model, reason: `client asked for model ${request.model}` },
   ];
+  return toUnclassifiedDecision({ cause: 'override', promptTokens, plan, tierConfig, maxTokens, rules });
+}
+
+/** A decision made by a rule alone (a named model, the autocomplete group): no classification, no session. */
+export function toUnclassifiedDecision(
+  decided: Pick<RouteDecision, 'cause' | 'promptTokens' | 'plan' | 'tierConfig' | 'maxTokens' | 'rules'>,
+): RouteDecision {
   return {
     complexity: undefined,
-    cause: 'override',
     confidence: undefined,
     classification: undefined,
-    promptTokens,
-    plan,
-    tierConfig,
-    maxTokens,
-    rules,
     sessionTier: undefined,
+    ...decided,
   };
 }
 
