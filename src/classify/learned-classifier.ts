@@ -28,9 +28,15 @@ const INT16_MAX = 32767;
  */
 function toQuantizedWeights(weights: Float32Array): { units: Int16Array; step: number } {
   let maxAbs = 0;
-  for (const weight of weights) maxAbs = Math.max(maxAbs, Math.abs(weight));
+  for (let index = 0; index < weights.length; index += 1)
+    maxAbs = Math.max(maxAbs, Math.abs(weights[index] ?? 0));
   const step = maxAbs > 0 ? maxAbs / INT16_MAX : 1;
-  return { units: Int16Array.from(weights, (weight) => Math.round(weight / step)), step };
+  // indexed loops: `for...of` and Int16Array.from with a map callback took ~230 ms for the 1M
+  // weights each time a classifier was built (start, table reload)
+  const units = new Int16Array(weights.length);
+  for (let index = 0; index < weights.length; index += 1)
+    units[index] = Math.round((weights[index] ?? 0) / step);
+  return { units, step };
 }
 
 /**
