@@ -13,7 +13,8 @@ export interface BenchSettings {
   };
   /** Whether `--workers 2` is started and its frontier searched. */
   workers2: boolean;
-  streamLatency: { streams: number; startIntervalMs: number };
+  /** Paced streams per run, started this far apart, in rounds interleaved over the routes. */
+  streamLatency: { streams: number; startIntervalMs: number; rounds: number };
   streamLevels: readonly number[];
   /** Whether a failed ladder level is run a second time (the better run kept). */
   retryFailedLevel: boolean;
@@ -30,7 +31,7 @@ export const FULL_SETTINGS: BenchSettings = {
   realistic: { requests: 40, warmup: 5, maxDurationSeconds: 6 },
   frontier: { startRate: 250, maxRate: 16_000, minRate: 25, durationSeconds: 2, bisectSteps: 2 },
   workers2: true,
-  streamLatency: { streams: 80, startIntervalMs: 60 },
+  streamLatency: { streams: 80, startIntervalMs: 60, rounds: 3 },
   streamLevels: [100, 250, 500],
   retryFailedLevel: true,
   profileByDefault: true,
@@ -44,7 +45,7 @@ export const QUICK_SETTINGS: BenchSettings = {
   realistic: { requests: 10, warmup: 3, maxDurationSeconds: 2 },
   frontier: { startRate: 250, maxRate: 16_000, minRate: 60, durationSeconds: 1, bisectSteps: 0 },
   workers2: false,
-  streamLatency: { streams: 24, startIntervalMs: 50 },
+  streamLatency: { streams: 24, startIntervalMs: 50, rounds: 1 },
   streamLevels: [500],
   retryFailedLevel: false,
   profileByDefault: false,

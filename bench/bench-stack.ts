@@ -2,8 +2,10 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startAutotierProcess, type AutotierProcess } from './autotier-process.js';
 import { toRoutingTable } from './bench-fleet.js';
+import type { Unavailable } from './bench-data.js';
 import type { CodeEntries } from './code-entries.js';
 import { startLoadRunner, type LoadRunner, type RateResult } from './load.js';
+import { startNginx, type NginxReference } from './nginx.js';
 import { startPortkey, type PortkeyGateway } from './portkey.js';
 import { pick, type NamedTarget, type RouteBases, type RouteName } from './routes.js';
 import { startSimulator, type Simulator } from './simulator.js';
@@ -12,6 +14,8 @@ import { startSimulator, type Simulator } from './simulator.js';
 export interface Stack {
   simulator: Simulator;
   portkey: PortkeyGateway | undefined;
+  /** The reference proxy, or why it is not there. */
+  nginx: NginxReference | Unavailable;
   /** The single-process autotier measured for latency, throughput, streams and memory. */
   autotier: AutotierProcess;
   tableFile: string;
@@ -26,7 +30,8 @@ export interface Stack {
 
 /**
  * Starts the simulator and the load worker, then autotier with the generated routing table and
- * Portkey (unless `withPortkey` is false), two at a time. Every start registers its stop in
+ * Portkey (unless `withPortkey` is false), two at a time, then nginx (unless `withNginx` is false;
+ * a missing nginx binary is reported, not fatal). Every start registers its stop in
  * `cleanups`, so a failure half-way still stops what was started.
  */
 export async function startStack(options: {
@@ -35,6 +40,7 @@ export async function startStack(options: {
   modelFile: string;
   projectRoot: string;
   withPortkey: boolean;
+  withNginx: boolean;
   cleanups: (() => unknown)[];
 }): Promise<Stack> {
   const { cleanups, projectRoot } = options;
@@ -62,8 +68,28 @@ export async function startStack(options: {
       stop: (started) => started?.close(),
     },
   );
-  const bases = { simulator: simulator.baseUrls, autotier: autotier.baseUrl, portkey: portkey?.baseUrl };
-  return { simulator, portkey, autotier, tableFile, entry, runner, bases, baselines: new Map(), projectRoot };
+  const nginx: NginxReference | Unavailable = options.withNginx
+    ? await startNginx({ tempDir: options.tempDir, upstreams: simulator.baseUrls })
+    : { unavailable: 'skipped (--no-nginx)' };
+  if ('service' in nginx) cleanups.push(() => nginx.service.close());
+  const bases = {
+    simulator: simulator.baseUrls,
+    autotier: autotier.baseUrl,
+    portkey: portkey?.baseUrl,
+    nginx: 'origin' in nginx ? nginx.origin : undefined,
+  };
+  return {
+    simulator,
+    portkey,
+    nginx,
+    autotier,
+    tableFile,
+    entry,
+    runner,
+    bases,
+    baselines: new Map(),
+    projectRoot,
+  };
 }
 
 export function requireTarget(targets: readonly NamedTarget[], name: RouteName): NamedTarget {

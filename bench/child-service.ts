@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
- * One server of the bench (simulator or autotier) in its own Node process: started, polled until
+ * One server of the bench (simulator, autotier, nginx) in its own process: started, polled until
  * its health URL answers 200, and stopped with SIGTERM (SIGKILL after 5 s). The child is also
  * killed if this process exits without closing it.
  */
@@ -20,6 +20,8 @@ export interface ChildService {
 
 export interface ChildServiceOptions {
   name: string;
+  /** Program to run. @default the running Node binary */
+  command?: string;
   args: readonly string[];
   env?: NodeJS.ProcessEnv;
   cwd?: string;
@@ -30,7 +32,7 @@ export interface ChildServiceOptions {
 }
 
 export async function startChildService(options: ChildServiceOptions): Promise<ChildService> {
-  const child = spawn(process.execPath, [...options.args], {
+  const child = spawn(options.command ?? process.execPath, [...options.args], {
     env: options.env ?? process.env,
     cwd: options.cwd,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -58,6 +58,8 @@ export const streamJobSchema = z
     stallThresholdMs: z.number().positive().default(1000),
     /** A stream not finished after this long counts as an error, in milliseconds. @default 60000 */
     timeoutMs: z.number().positive().default(60_000),
+    /** Return every first-content time and gap (for percentiles pooled over several runs). @default false */
+    samples: z.boolean().default(false),
   })
   .strict();
 
@@ -119,6 +121,8 @@ export const streamResultSchema = z.object({
   /** Fewest and most content chunks seen in one completed stream. */
   minContentChunks: z.int(),
   maxContentChunks: z.int(),
+  /** With `samples`: each completed stream's first-content time and every gap, in milliseconds. */
+  samples: z.object({ ttfcMs: z.array(z.number()), gapsMs: z.array(z.number()) }).optional(),
 });
 
 export const loadResultSchema = z.discriminatedUnion('kind', [

@@ -42,6 +42,8 @@ export interface LoadRunner {
       stallThresholdMs?: number;
       timeoutMs?: number;
       startIntervalMs?: number;
+      /** Return the raw first-content times and gaps too. */
+      samples?: boolean;
     },
   ): Promise<StreamResult>;
   close(): Promise<void>;
@@ -114,6 +116,7 @@ export async function startLoadRunner(): Promise<LoadRunner> {
           stallThresholdMs: options.stallThresholdMs ?? 1000,
           timeoutMs: options.timeoutMs ?? 60_000,
           startIntervalMs: options.startIntervalMs ?? 0,
+          samples: options.samples ?? false,
         },
         streamResultSchema,
       ),

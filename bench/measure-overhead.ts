@@ -1,6 +1,6 @@
 import type { LatencyResult, LoadRunner } from './load.js';
 import type { NamedTarget, RouteName } from './routes.js';
-import { median, round3 } from './stats.js';
+import { median, rotate, round3 } from './stats.js';
 
 /** Added latency of one route at concurrency 1: medians over rounds of (route - direct) in the same round. */
 export interface AddedLatency {
@@ -91,9 +91,4 @@ export async function measureOverhead(options: {
 
 function failures(runs: readonly LatencyResult[]): number {
   return runs.reduce((sum, run) => sum + run.errors + run.non2xx, 0);
-}
-
-function rotate<T>(items: readonly T[], by: number): T[] {
-  const shift = by % Math.max(1, items.length);
-  return [...items.slice(shift), ...items.slice(0, shift)];
 }

@@ -34,12 +34,14 @@ export async function measureRouters(options: {
   await verifyTargets(realistic, { deployment: 'realistic' });
   await verifyTargets(paced, { deployment: 'paced', contentChunks: STREAM_CHUNKS });
   const pids = { autotier: stack.autotier.service.pid, portkey: stack.portkey?.pid };
+  const nginxPid = 'service' in stack.nginx ? stack.nginx.service.pid : undefined;
   const startRss = readAll(pids);
 
   log('added latency at concurrency 1 (zero-latency simulator)');
   const cpuMsOf = (route: RouteName): number | undefined => {
     if (route === 'autotier' || route === 'autotier-auto') return readTreeCpuMs(pids.autotier);
     if (route === 'portkey' && pids.portkey !== undefined) return readTreeCpuMs(pids.portkey);
+    if (route === 'nginx' && nginxPid !== undefined) return readTreeCpuMs(nginxPid);
     return undefined;
   };
   const overheadZero = await measureOverhead({ runner, targets: zero, cpuMsOf, ...settings.overhead });
@@ -68,7 +70,8 @@ export async function measureRouters(options: {
   log(`streams: concurrency ladder ${settings.streamLevels.join('/')}`);
   const capacity = await measureStreamCapacity({
     runner,
-    targets: streamTargets,
+    // nginx is a latency reference only; its capacity is not in question
+    targets: streamTargets.filter((target) => target.name !== 'nginx'),
     levels: settings.streamLevels,
     retry: settings.retryFailedLevel,
   });

@@ -1,60 +1,100 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { LoadRunner, StreamResult } from './load.js';
+import { percentile } from './percentiles.js';
 import type { NamedTarget, RouteName } from './routes.js';
-import { round3 } from './stats.js';
+import { rotate, round3 } from './stats.js';
 
 /** A gap between two content chunks longer than this is a stall, in milliseconds (12.5x the 20 ms pacing). */
 export const STALL_THRESHOLD_MS = 250;
+
+/** Percentiles of one route's streams, pooled over every round. */
+export interface PooledStreamLatency {
+  streams: number;
+  completed: number;
+  failed: number;
+  ttftP50Ms: number;
+  ttftP99Ms: number;
+  gapP50Ms: number;
+  gapP99Ms: number;
+  gapMaxMs: number;
+}
 
 export interface AddedStreamLatency {
   addedTtftP50Ms: number;
   addedTtftP99Ms: number;
   addedGapP50Ms: number;
   addedGapP99Ms: number;
-  result: StreamResult;
+  result: PooledStreamLatency;
 }
 
 export interface StreamLatencyResult {
-  direct: StreamResult;
+  direct: PooledStreamLatency;
   routes: Partial<Record<RouteName, AddedStreamLatency>>;
+  rounds: number;
 }
 
 /**
  * Time to first content chunk and inter-chunk gaps on paced streams, with the starts spread out
  * (one every `startIntervalMs`) so the figure is the router's per-stream cost rather than the
- * queueing of a burst. Targets run one after another; added figures subtract the direct run.
+ * queueing of a burst. Every round runs each target once (the order rotates between rounds, so a
+ * noisy neighbour hits all of them alike); the percentiles pool every round's samples (a p99 of
+ * one 80-stream run is its largest value), and added figures subtract the direct route's pooled
+ * percentiles.
  */
 export async function measureStreamLatency(options: {
   runner: LoadRunner;
   targets: readonly NamedTarget[];
   streams: number;
   startIntervalMs: number;
+  rounds: number;
 }): Promise<StreamLatencyResult> {
-  const results = new Map<RouteName, StreamResult>();
-  for (const target of options.targets) {
-    const result = await options.runner.stream({
-      ...target,
-      streams: options.streams,
-      startIntervalMs: options.startIntervalMs,
-      stallThresholdMs: STALL_THRESHOLD_MS,
-    });
-    results.set(target.name, result);
-    await sleep(300);
+  const results = new Map<RouteName, StreamResult[]>();
+  for (let round = 0; round < options.rounds; round += 1) {
+    for (const target of rotate(options.targets, round)) {
+      const result = await options.runner.stream({
+        ...target,
+        streams: options.streams,
+        startIntervalMs: options.startIntervalMs,
+        stallThresholdMs: STALL_THRESHOLD_MS,
+        samples: true,
+      });
+      results.set(target.name, [...(results.get(target.name) ?? []), result]);
+      await sleep(300);
+    }
   }
-  const direct = results.get('direct');
+  const pooled = new Map([...results].map(([name, runs]) => [name, pool(runs)]));
+  const direct = pooled.get('direct');
   if (direct === undefined) throw new Error('stream latency needs a direct target');
   const routes: Partial<Record<RouteName, AddedStreamLatency>> = {};
-  for (const [name, result] of results) {
+  for (const [name, result] of pooled) {
     if (name === 'direct') continue;
     routes[name] = {
-      addedTtftP50Ms: round3(result.ttfcP50Ms - direct.ttfcP50Ms),
-      addedTtftP99Ms: round3(result.ttfcP99Ms - direct.ttfcP99Ms),
+      addedTtftP50Ms: round3(result.ttftP50Ms - direct.ttftP50Ms),
+      addedTtftP99Ms: round3(result.ttftP99Ms - direct.ttftP99Ms),
       addedGapP50Ms: round3(result.gapP50Ms - direct.gapP50Ms),
       addedGapP99Ms: round3(result.gapP99Ms - direct.gapP99Ms),
       result,
     };
   }
-  return { direct, routes };
+  return { direct, routes, rounds: options.rounds };
+}
+
+/** Pools the samples of several runs of one route into one set of percentiles. */
+export function pool(runs: readonly StreamResult[]): PooledStreamLatency {
+  const ttft = runs.flatMap((run) => run.samples?.ttfcMs ?? []).sort((left, right) => left - right);
+  const gaps = runs.flatMap((run) => run.samples?.gapsMs ?? []).sort((left, right) => left - right);
+  const sum = (pick: (run: StreamResult) => number): number =>
+    runs.reduce((total, run) => total + pick(run), 0);
+  return {
+    streams: sum((run) => run.streams),
+    completed: sum((run) => run.completed),
+    failed: sum((run) => run.errors + run.non2xx),
+    ttftP50Ms: round3(percentile(ttft, 50)),
+    ttftP99Ms: round3(percentile(ttft, 99)),
+    gapP50Ms: round3(percentile(gaps, 50)),
+    gapP99Ms: round3(percentile(gaps, 99)),
+    gapMaxMs: round3(gaps.at(-1) ?? 0),
+  };
 }
 
 export interface StreamCapacity {

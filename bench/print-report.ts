@@ -21,7 +21,7 @@ const SECTIONS: { prefix: string; title: (data: BenchData) => string }[] = [
   {
     prefix: 'stream.',
     title: (data) =>
-      `Streaming, 64 chunks 20 ms apart (latency: ${data.streams.latencyStreams} streams started ${data.streams.startIntervalMs} ms apart; capacity: ${data.streams.levels.join('/')} at once, stall = gap > 250 ms)`,
+      `Streaming, 64 chunks 20 ms apart (latency: ${data.streams.latency.rounds} interleaved rounds of ${data.streams.latencyStreams} streams started ${data.streams.startIntervalMs} ms apart, percentiles pooled; capacity: ${data.streams.levels.join('/')} at once, stall = gap > 250 ms)`,
   },
   { prefix: 'memory.', title: () => 'Memory: VmRSS of the process (tree)' },
   { prefix: 'cost.', title: () => 'In-process cost per request (median)' },
@@ -41,13 +41,14 @@ function row(figure: Figure): string {
   const ratio = (figure.ratio === undefined || figure.ratio === null ? '' : figure.ratio.toFixed(2)).padStart(
     8,
   );
-  return `${label}${ours}${theirs}${ratio}${figure.note === undefined ? '' : `  ${figure.note}`}`;
+  const reference = (figure.nginx === undefined ? '' : format(figure.nginx, figure.unit)).padStart(11);
+  return `${label}${ours}${theirs}${ratio}${reference}${figure.note === undefined ? '' : `  ${figure.note}`}`;
 }
 
 /** The human-readable table of one bench run. */
 export function formatReport(data: BenchData, report: Report): string {
   const lines: string[] = [];
-  const header = `${'figure'.padEnd(58)}${'autotier'.padStart(11)}${'Portkey'.padStart(11)}${'ratio'.padStart(8)}`;
+  const header = `${'figure'.padEnd(58)}${'autotier'.padStart(11)}${'Portkey'.padStart(11)}${'ratio'.padStart(8)}${'nginx ref'.padStart(11)}`;
   for (const section of SECTIONS) {
     const entries = Object.entries(report.figures).filter(([key]) => key.startsWith(section.prefix));
     if (entries.length === 0) continue;

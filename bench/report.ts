@@ -12,6 +12,8 @@ export interface Figure {
   autotier: number | null;
   portkey?: number | null;
   ratio?: number | null;
+  /** nginx, the reference hop (a compiled proxy with no routing logic), same run; where measured. */
+  nginx?: number | null;
   note?: string;
 }
 
@@ -28,10 +30,18 @@ function ratio(ours: number | null | undefined, theirs: number | null | undefine
   return Math.round((ours / theirs) * 1000) / 1000;
 }
 
-function figure(label: string, unit: string, autotier: number | null, portkey?: number | null): Figure {
-  return portkey === undefined
-    ? { label, unit, autotier }
-    : { label, unit, autotier, portkey, ratio: ratio(autotier, portkey) };
+function figure(
+  label: string,
+  unit: string,
+  autotier: number | null,
+  portkey?: number | null,
+  nginx?: number | null,
+): Figure {
+  const base: Figure =
+    portkey === undefined
+      ? { label, unit, autotier }
+      : { label, unit, autotier, portkey, ratio: ratio(autotier, portkey) };
+  return nginx === undefined ? base : Object.assign(base, { nginx });
 }
 
 function isUnavailable(value: object): value is Unavailable {
@@ -58,23 +68,27 @@ function addOverhead(figures: Record<string, Figure>, data: BenchData): void {
   ] as const) {
     const ours = zero.routes[route];
     const theirs = zero.routes.portkey;
+    const reference = zero.routes.nginx;
     figures[`c1.${key}.added_p50_ms`] = figure(
       `${label} added p50`,
       'ms',
       ours?.addedP50Ms ?? null,
       theirs?.addedP50Ms ?? null,
+      reference?.addedP50Ms,
     );
     figures[`c1.${key}.added_p99_ms`] = figure(
       `${label} added p99`,
       'ms',
       ours?.addedP99Ms ?? null,
       theirs?.addedP99Ms ?? null,
+      reference?.addedP99Ms,
     );
     figures[`c1.${key}.cpu_us_per_request`] = figure(
       `${label} router CPU per request`,
       'us',
       ours?.cpuUsPerRequest ?? null,
       theirs?.cpuUsPerRequest ?? null,
+      reference?.cpuUsPerRequest,
     );
   }
   figures['c1_realistic.direct.p50_ms'] = figure(
@@ -84,17 +98,20 @@ function addOverhead(figures: Record<string, Figure>, data: BenchData): void {
   );
   const ours = realistic.routes.autotier;
   const theirs = realistic.routes.portkey;
+  const reference = realistic.routes.nginx;
   figures['c1_realistic.tier.added_p50_ms'] = figure(
     'pinned deployment added p50',
     'ms',
     ours?.addedP50Ms ?? null,
     theirs?.addedP50Ms ?? null,
+    reference?.addedP50Ms,
   );
   figures['c1_realistic.tier.added_p99_ms'] = figure(
     'pinned deployment added p99',
     'ms',
     ours?.addedP99Ms ?? null,
     theirs?.addedP99Ms ?? null,
+    reference?.addedP99Ms,
   );
 }
 
@@ -136,29 +153,34 @@ function held(capacity: StreamCapacity | undefined): number | null {
 function addStreams(figures: Record<string, Figure>, data: BenchData): void {
   const ours = data.streams.latency.routes.autotier;
   const theirs = data.streams.latency.routes.portkey;
+  const reference = data.streams.latency.routes.nginx;
   figures['stream.added_ttft_p50_ms'] = figure(
     'added TTFT p50',
     'ms',
     ours?.addedTtftP50Ms ?? null,
     theirs?.addedTtftP50Ms ?? null,
+    reference?.addedTtftP50Ms,
   );
   figures['stream.added_ttft_p99_ms'] = figure(
     'added TTFT p99',
     'ms',
     ours?.addedTtftP99Ms ?? null,
     theirs?.addedTtftP99Ms ?? null,
+    reference?.addedTtftP99Ms,
   );
   figures['stream.added_gap_p50_ms'] = figure(
     'added inter-chunk gap p50',
     'ms',
     ours?.addedGapP50Ms ?? null,
     theirs?.addedGapP50Ms ?? null,
+    reference?.addedGapP50Ms,
   );
   figures['stream.added_gap_p99_ms'] = figure(
     'added inter-chunk gap p99',
     'ms',
     ours?.addedGapP99Ms ?? null,
     theirs?.addedGapP99Ms ?? null,
+    reference?.addedGapP99Ms,
   );
   const { capacity } = data.streams;
   figures['stream.direct.held_streams'] = figure(

@@ -2,8 +2,11 @@ import { BENCH_MODEL, BODIES, ROUTER_MODEL, type BackendId } from './bench-fleet
 import type { Target } from './load.js';
 import { toPortkeyConfig } from './portkey.js';
 
-/** The ways a request reaches a backend: straight to the simulator, through autotier, through Portkey. */
-export type RouteName = 'direct' | 'autotier' | 'autotier-auto' | 'portkey';
+/**
+ * The ways a request reaches a backend: straight to the simulator, through autotier, through
+ * Portkey, or through nginx (the reference hop: a compiled proxy with no routing logic).
+ */
+export type RouteName = 'direct' | 'autotier' | 'autotier-auto' | 'portkey' | 'nginx';
 
 export interface NamedTarget extends Target {
   name: RouteName;
@@ -14,12 +17,14 @@ export interface RouteBases {
   simulator: Record<BackendId, string>;
   autotier: string;
   portkey: string | undefined;
+  /** nginx origin (`http://127.0.0.1:N`), each backend under `/<backend id>/`. */
+  nginx: string | undefined;
 }
 
 /**
  * Targets for one backend. autotier is asked for `tier:SIMPLE` or `auto` (zero-latency backend) or
  * for the backend's deployment id; Portkey forwards the served model name with a
- * single-target config pointing at that backend.
+ * single-target config pointing at that backend; nginx forwards it by path prefix.
  */
 export function toTargets(bases: RouteBases, backend: BackendId): NamedTarget[] {
   const body = BODIES[backend];
@@ -46,6 +51,12 @@ export function toTargets(bases: RouteBases, backend: BackendId): NamedTarget[] 
       name: 'portkey',
       url: `${bases.portkey}/chat/completions`,
       headers: { 'x-portkey-config': JSON.stringify(toPortkeyConfig(bases.simulator[backend])) },
+      body: { ...body, model: BENCH_MODEL },
+    });
+  if (bases.nginx !== undefined)
+    targets.push({
+      name: 'nginx',
+      url: `${bases.nginx}/${backend}/v1/chat/completions`,
       body: { ...body, model: BENCH_MODEL },
     });
   return targets;

@@ -121,6 +121,7 @@ function toStreamResult(job: StreamJob, settled: PromiseSettledResult<StreamTrac
       .length,
     minContentChunks: chunkCounts.length === 0 ? 0 : Math.min(...chunkCounts),
     maxContentChunks: chunkCounts.length === 0 ? 0 : Math.max(...chunkCounts),
+    ...(job.samples ? { samples: { ttfcMs: ttfc, gapsMs: gaps } } : {}),
   };
 }
 

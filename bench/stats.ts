@@ -13,3 +13,9 @@ export function median(values: readonly number[]): number {
 export function round3(value: number): number {
   return Math.round(value * 1000) / 1000;
 }
+
+/** The items shifted left by `by` places (round `by` of an interleaved run starts elsewhere). */
+export function rotate<T>(items: readonly T[], by: number): T[] {
+  const shift = by % Math.max(1, items.length);
+  return [...items.slice(shift), ...items.slice(0, shift)];
+}
