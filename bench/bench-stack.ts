@@ -5,7 +5,7 @@ import { toRoutingTable } from './bench-fleet.js';
 import type { Unavailable } from './bench-data.js';
 import type { CodeEntries } from './code-entries.js';
 import { startLoadRunner, type LoadRunner, type RateResult } from './load.js';
-import { startNginx, type NginxReference } from './nginx.js';
+import { startNginx, startNodeFloor, type ReferenceProxy } from './reference-proxies.js';
 import { startPortkey, type PortkeyGateway } from './portkey.js';
 import { pick, type NamedTarget, type RouteBases, type RouteName } from './routes.js';
 import { startSimulator, type Simulator } from './simulator.js';
@@ -14,8 +14,9 @@ import { startSimulator, type Simulator } from './simulator.js';
 export interface Stack {
   simulator: Simulator;
   portkey: PortkeyGateway | undefined;
-  /** The reference proxy, or why it is not there. */
-  nginx: NginxReference | Unavailable;
+  /** The reference proxies, or why they are not there. */
+  nginx: ReferenceProxy | Unavailable;
+  nodeFloor: ReferenceProxy | Unavailable;
   /** The single-process autotier measured for latency, throughput, streams and memory. */
   autotier: AutotierProcess;
   tableFile: string;
@@ -30,8 +31,8 @@ export interface Stack {
 
 /**
  * Starts the simulator and the load worker, then autotier with the generated routing table and
- * Portkey (unless `withPortkey` is false), two at a time, then nginx (unless `withNginx` is false;
- * a missing nginx binary is reported, not fatal). Every start registers its stop in
+ * Portkey (unless `withPortkey` is false), two at a time, then the reference proxies (unless
+ * `withReferences` is false; one that cannot start, such as a missing nginx, is reported, not fatal). Every start registers its stop in
  * `cleanups`, so a failure half-way still stops what was started.
  */
 export async function startStack(options: {
@@ -40,7 +41,8 @@ export async function startStack(options: {
   modelFile: string;
   projectRoot: string;
   withPortkey: boolean;
-  withNginx: boolean;
+  /** Start the reference proxies (nginx, the Node floor). */
+  withReferences: boolean;
   cleanups: (() => unknown)[];
 }): Promise<Stack> {
   const { cleanups, projectRoot } = options;
@@ -68,20 +70,27 @@ export async function startStack(options: {
       stop: (started) => started?.close(),
     },
   );
-  const nginx: NginxReference | Unavailable = options.withNginx
+  const skipped = { unavailable: 'skipped (--no-references)' };
+  const nginx = options.withReferences
     ? await startNginx({ tempDir: options.tempDir, upstreams: simulator.baseUrls })
-    : { unavailable: 'skipped (--no-nginx)' };
-  if ('service' in nginx) cleanups.push(() => nginx.service.close());
+    : skipped;
+  const nodeFloor = options.withReferences
+    ? await startNodeFloor({ upstreams: simulator.baseUrls })
+    : skipped;
+  for (const reference of [nginx, nodeFloor])
+    if ('service' in reference) cleanups.push(() => reference.service.close());
   const bases = {
     simulator: simulator.baseUrls,
     autotier: autotier.baseUrl,
     portkey: portkey?.baseUrl,
     nginx: 'origin' in nginx ? nginx.origin : undefined,
+    nodeFloor: 'origin' in nodeFloor ? nodeFloor.origin : undefined,
   };
   return {
     simulator,
     portkey,
     nginx,
+    nodeFloor,
     autotier,
     tableFile,
     entry,

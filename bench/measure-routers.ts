@@ -34,15 +34,17 @@ export async function measureRouters(options: {
   await verifyTargets(realistic, { deployment: 'realistic' });
   await verifyTargets(paced, { deployment: 'paced', contentChunks: STREAM_CHUNKS });
   const pids = { autotier: stack.autotier.service.pid, portkey: stack.portkey?.pid };
-  const nginxPid = 'service' in stack.nginx ? stack.nginx.service.pid : undefined;
+  const referencePids: Partial<Record<RouteName, number>> = {};
+  if ('service' in stack.nginx) referencePids.nginx = stack.nginx.service.pid;
+  if ('service' in stack.nodeFloor) referencePids['node-floor'] = stack.nodeFloor.service.pid;
   const startRss = readAll(pids);
 
   log('added latency at concurrency 1 (zero-latency simulator)');
   const cpuMsOf = (route: RouteName): number | undefined => {
     if (route === 'autotier' || route === 'autotier-auto') return readTreeCpuMs(pids.autotier);
     if (route === 'portkey' && pids.portkey !== undefined) return readTreeCpuMs(pids.portkey);
-    if (route === 'nginx' && nginxPid !== undefined) return readTreeCpuMs(nginxPid);
-    return undefined;
+    const referencePid = referencePids[route];
+    return referencePid === undefined ? undefined : readTreeCpuMs(referencePid);
   };
   const overheadZero = await measureOverhead({ runner, targets: zero, cpuMsOf, ...settings.overhead });
   log('added latency at concurrency 1 (realistic simulator)');
@@ -70,8 +72,8 @@ export async function measureRouters(options: {
   log(`streams: concurrency ladder ${settings.streamLevels.join('/')}`);
   const capacity = await measureStreamCapacity({
     runner,
-    // nginx is a latency reference only; its capacity is not in question
-    targets: streamTargets.filter((target) => target.name !== 'nginx'),
+    // the reference proxies are latency references only; their capacity is not in question
+    targets: streamTargets.filter((target) => target.name !== 'nginx' && target.name !== 'node-floor'),
     levels: settings.streamLevels,
     retry: settings.retryFailedLevel,
   });

@@ -41,14 +41,15 @@ function row(figure: Figure): string {
   const ratio = (figure.ratio === undefined || figure.ratio === null ? '' : figure.ratio.toFixed(2)).padStart(
     8,
   );
-  const reference = (figure.nginx === undefined ? '' : format(figure.nginx, figure.unit)).padStart(11);
-  return `${label}${ours}${theirs}${ratio}${reference}${figure.note === undefined ? '' : `  ${figure.note}`}`;
+  const nginx = (figure.nginx === undefined ? '' : format(figure.nginx, figure.unit)).padStart(11);
+  const node = (figure.nodeFloor === undefined ? '' : format(figure.nodeFloor, figure.unit)).padStart(11);
+  return `${label}${ours}${theirs}${ratio}${nginx}${node}${figure.note === undefined ? '' : `  ${figure.note}`}`;
 }
 
 /** The human-readable table of one bench run. */
 export function formatReport(data: BenchData, report: Report): string {
   const lines: string[] = [];
-  const header = `${'figure'.padEnd(58)}${'autotier'.padStart(11)}${'Portkey'.padStart(11)}${'ratio'.padStart(8)}${'nginx ref'.padStart(11)}`;
+  const header = `${'figure'.padEnd(58)}${'autotier'.padStart(11)}${'Portkey'.padStart(11)}${'ratio'.padStart(8)}${'nginx'.padStart(11)}${'Node floor'.padStart(11)}`;
   for (const section of SECTIONS) {
     const entries = Object.entries(report.figures).filter(([key]) => key.startsWith(section.prefix));
     if (entries.length === 0) continue;

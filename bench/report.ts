@@ -3,6 +3,7 @@ import type { Frontier } from './measure-frontier.js';
 import { CORPORA, PROMPT_SIZES, type PromptSize } from './measure-local-costs.js';
 import type { StreamCapacity } from './measure-streams.js';
 import { toTargets, type Target } from './report-targets.js';
+import type { RouteName } from './routes.js';
 import { round3 } from './stats.js';
 
 /** One figure of the bench: ours, Portkey's measured in the same run, and autotier / Portkey. */
@@ -12,8 +13,9 @@ export interface Figure {
   autotier: number | null;
   portkey?: number | null;
   ratio?: number | null;
-  /** nginx, the reference hop (a compiled proxy with no routing logic), same run; where measured. */
+  /** The reference proxies' figure, same run, where measured: nginx (compiled) and the Node floor. */
   nginx?: number | null;
+  nodeFloor?: number | null;
   note?: string;
 }
 
@@ -35,13 +37,26 @@ function figure(
   unit: string,
   autotier: number | null,
   portkey?: number | null,
-  nginx?: number | null,
+  references?: References,
 ): Figure {
   const base: Figure =
     portkey === undefined
       ? { label, unit, autotier }
       : { label, unit, autotier, portkey, ratio: ratio(autotier, portkey) };
-  return nginx === undefined ? base : Object.assign(base, { nginx });
+  return references === undefined ? base : Object.assign(base, references);
+}
+
+type References = Pick<Figure, 'nginx' | 'nodeFloor'>;
+
+/** The reference proxies' value of one measurement (absent keys: the proxy was not measured). */
+function referencesOf<T>(
+  routes: Partial<Record<RouteName, T>>,
+  value: (route: T) => number | undefined,
+): References {
+  const references: References = {};
+  if (routes.nginx !== undefined) references.nginx = value(routes.nginx) ?? null;
+  if (routes['node-floor'] !== undefined) references.nodeFloor = value(routes['node-floor']) ?? null;
+  return references;
 }
 
 function isUnavailable(value: object): value is Unavailable {
@@ -68,27 +83,26 @@ function addOverhead(figures: Record<string, Figure>, data: BenchData): void {
   ] as const) {
     const ours = zero.routes[route];
     const theirs = zero.routes.portkey;
-    const reference = zero.routes.nginx;
     figures[`c1.${key}.added_p50_ms`] = figure(
       `${label} added p50`,
       'ms',
       ours?.addedP50Ms ?? null,
       theirs?.addedP50Ms ?? null,
-      reference?.addedP50Ms,
+      referencesOf(zero.routes, (route) => route.addedP50Ms),
     );
     figures[`c1.${key}.added_p99_ms`] = figure(
       `${label} added p99`,
       'ms',
       ours?.addedP99Ms ?? null,
       theirs?.addedP99Ms ?? null,
-      reference?.addedP99Ms,
+      referencesOf(zero.routes, (route) => route.addedP99Ms),
     );
     figures[`c1.${key}.cpu_us_per_request`] = figure(
       `${label} router CPU per request`,
       'us',
       ours?.cpuUsPerRequest ?? null,
       theirs?.cpuUsPerRequest ?? null,
-      reference?.cpuUsPerRequest,
+      referencesOf(zero.routes, (route) => route.cpuUsPerRequest),
     );
   }
   figures['c1_realistic.direct.p50_ms'] = figure(
@@ -98,20 +112,19 @@ function addOverhead(figures: Record<string, Figure>, data: BenchData): void {
   );
   const ours = realistic.routes.autotier;
   const theirs = realistic.routes.portkey;
-  const reference = realistic.routes.nginx;
   figures['c1_realistic.tier.added_p50_ms'] = figure(
     'pinned deployment added p50',
     'ms',
     ours?.addedP50Ms ?? null,
     theirs?.addedP50Ms ?? null,
-    reference?.addedP50Ms,
+    referencesOf(realistic.routes, (route) => route.addedP50Ms),
   );
   figures['c1_realistic.tier.added_p99_ms'] = figure(
     'pinned deployment added p99',
     'ms',
     ours?.addedP99Ms ?? null,
     theirs?.addedP99Ms ?? null,
-    reference?.addedP99Ms,
+    referencesOf(realistic.routes, (route) => route.addedP99Ms),
   );
 }
 
@@ -153,34 +166,33 @@ function held(capacity: StreamCapacity | undefined): number | null {
 function addStreams(figures: Record<string, Figure>, data: BenchData): void {
   const ours = data.streams.latency.routes.autotier;
   const theirs = data.streams.latency.routes.portkey;
-  const reference = data.streams.latency.routes.nginx;
   figures['stream.added_ttft_p50_ms'] = figure(
     'added TTFT p50',
     'ms',
     ours?.addedTtftP50Ms ?? null,
     theirs?.addedTtftP50Ms ?? null,
-    reference?.addedTtftP50Ms,
+    referencesOf(data.streams.latency.routes, (route) => route.addedTtftP50Ms),
   );
   figures['stream.added_ttft_p99_ms'] = figure(
     'added TTFT p99',
     'ms',
     ours?.addedTtftP99Ms ?? null,
     theirs?.addedTtftP99Ms ?? null,
-    reference?.addedTtftP99Ms,
+    referencesOf(data.streams.latency.routes, (route) => route.addedTtftP99Ms),
   );
   figures['stream.added_gap_p50_ms'] = figure(
     'added inter-chunk gap p50',
     'ms',
     ours?.addedGapP50Ms ?? null,
     theirs?.addedGapP50Ms ?? null,
-    reference?.addedGapP50Ms,
+    referencesOf(data.streams.latency.routes, (route) => route.addedGapP50Ms),
   );
   figures['stream.added_gap_p99_ms'] = figure(
     'added inter-chunk gap p99',
     'ms',
     ours?.addedGapP99Ms ?? null,
     theirs?.addedGapP99Ms ?? null,
-    reference?.addedGapP99Ms,
+    referencesOf(data.streams.latency.routes, (route) => route.addedGapP99Ms),
   );
   const { capacity } = data.streams;
   figures['stream.direct.held_streams'] = figure(

@@ -4,9 +4,9 @@ import { toPortkeyConfig } from './portkey.js';
 
 /**
  * The ways a request reaches a backend: straight to the simulator, through autotier, through
- * Portkey, or through nginx (the reference hop: a compiled proxy with no routing logic).
+ * Portkey, or through a reference proxy with no routing logic (nginx; the Node floor proxy).
  */
-export type RouteName = 'direct' | 'autotier' | 'autotier-auto' | 'portkey' | 'nginx';
+export type RouteName = 'direct' | 'autotier' | 'autotier-auto' | 'portkey' | 'nginx' | 'node-floor';
 
 export interface NamedTarget extends Target {
   name: RouteName;
@@ -19,12 +19,14 @@ export interface RouteBases {
   portkey: string | undefined;
   /** nginx origin (`http://127.0.0.1:N`), each backend under `/<backend id>/`. */
   nginx: string | undefined;
+  /** Node floor proxy origin, each backend under `/<backend id>/`. */
+  nodeFloor: string | undefined;
 }
 
 /**
  * Targets for one backend. autotier is asked for `tier:SIMPLE` or `auto` (zero-latency backend) or
  * for the backend's deployment id; Portkey forwards the served model name with a
- * single-target config pointing at that backend; nginx forwards it by path prefix.
+ * single-target config pointing at that backend; the reference proxies forward it by path prefix.
  */
 export function toTargets(bases: RouteBases, backend: BackendId): NamedTarget[] {
   const body = BODIES[backend];
@@ -53,12 +55,16 @@ export function toTargets(bases: RouteBases, backend: BackendId): NamedTarget[] 
       headers: { 'x-portkey-config': JSON.stringify(toPortkeyConfig(bases.simulator[backend])) },
       body: { ...body, model: BENCH_MODEL },
     });
-  if (bases.nginx !== undefined)
-    targets.push({
-      name: 'nginx',
-      url: `${bases.nginx}/${backend}/v1/chat/completions`,
-      body: { ...body, model: BENCH_MODEL },
-    });
+  for (const [name, origin] of [
+    ['nginx', bases.nginx],
+    ['node-floor', bases.nodeFloor],
+  ] as const)
+    if (origin !== undefined)
+      targets.push({
+        name,
+        url: `${origin}/${backend}/v1/chat/completions`,
+        body: { ...body, model: BENCH_MODEL },
+      });
   return targets;
 }
 

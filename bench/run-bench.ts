@@ -1,5 +1,5 @@
 // The issue 8 benchmark: `npm run bench` (about 5 minutes) or `npm run bench -- --quick`.
-// Flags: --quick, --router auto|dist|build|tsx, --no-portkey, --no-nginx, --profile / --no-profile, --no-workers,
+// Flags: --quick, --router auto|dist|build|tsx, --no-portkey, --no-references, --profile / --no-profile, --no-workers,
 // --out <file> (default bench/results/latest.json). See bench/README.md.
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -27,7 +27,7 @@ const { values: flags } = parseArgs({
     quick: { type: 'boolean', default: false },
     router: { type: 'string', default: 'auto' },
     'no-portkey': { type: 'boolean', default: false },
-    'no-nginx': { type: 'boolean', default: false },
+    'no-references': { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
     'no-profile': { type: 'boolean', default: false },
     'no-workers': { type: 'boolean', default: false },
@@ -75,7 +75,7 @@ async function main(): Promise<void> {
   log('measuring the classifier and the token counter in-process');
   const costs = await measureLocalCosts({ projectRoot, modelFile: model.path, scale: settings.costScale });
 
-  log('starting the simulator, Portkey, autotier and nginx');
+  log('starting the simulator, Portkey, autotier and the reference proxies');
   const withPortkey = !flags['no-portkey'];
   const stack = await startStack({
     entries,
@@ -83,11 +83,12 @@ async function main(): Promise<void> {
     modelFile: model.path,
     projectRoot,
     withPortkey,
-    withNginx: !flags['no-nginx'],
+    withReferences: !flags['no-references'],
     cleanups,
   });
   const routers = await measureRouters({ stack, settings, log });
-  if ('unavailable' in stack.nginx) notes.push(`reference proxy: ${stack.nginx.unavailable}`);
+  for (const reference of [stack.nginx, stack.nodeFloor])
+    if ('unavailable' in reference) notes.push(`reference proxy: ${reference.unavailable}`);
   notes.push(
     'idle RSS: after the concurrency-1 runs and a settle pause; after-load RSS: after the frontier and stream runs and the same pause',
   );
@@ -161,7 +162,13 @@ async function runProfile(
       projectRoot,
       runner: stack.runner,
       targetsFor: (autotierBaseUrl) => {
-        const bases = { ...stack.bases, autotier: autotierBaseUrl, portkey: undefined, nginx: undefined };
+        const bases = {
+          ...stack.bases,
+          autotier: autotierBaseUrl,
+          portkey: undefined,
+          nginx: undefined,
+          nodeFloor: undefined,
+        };
         const zero = toTargets(bases, 'zero');
         return {
           auto: requireTarget(zero, 'autotier-auto'),

@@ -1,17 +1,19 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Unavailable } from './bench-data.js';
 import { BACKENDS, type BackendId } from './bench-fleet.js';
 import { startChildService, type ChildService } from './child-service.js';
 import { findFreePort } from './free-port.js';
 
 /**
- * nginx as a reference: a compiled reverse proxy with no routing logic, in front of the same
- * simulator backends, measured in the same run. Its added latency is what one more loopback hop
- * costs on this machine when the proxy itself spends almost no CPU, i.e. the floor any gateway
- * (Node or compiled) is measured against here. It is not a competitor: it does none of the work.
+ * Two reference proxies in front of the same simulator backends, measured in the same run; neither
+ * is a competitor, both do none of a gateway's work:
+ * - nginx, a compiled reverse proxy: what one more loopback hop costs on this machine when the
+ *   proxy spends almost no CPU (the floor for any gateway here);
+ * - the Node floor (`node-floor-proxy.mjs`): what Node's HTTP stack alone costs per request.
  */
-export interface NginxReference {
+export interface ReferenceProxy {
   service: ChildService;
   /** `http://127.0.0.1:N`; backend `zero` is at `${origin}/zero/v1/...`. */
   origin: string;
@@ -65,7 +67,7 @@ export function toNginxConfig(options: {
 export async function startNginx(options: {
   tempDir: string;
   upstreams: Record<BackendId, string>;
-}): Promise<NginxReference | Unavailable> {
+}): Promise<ReferenceProxy | Unavailable> {
   const binary = findNginx();
   if (binary === undefined) return { unavailable: 'nginx is not installed (apt-get install nginx-light)' };
   const port = await findFreePort();
@@ -83,5 +85,30 @@ export async function startNginx(options: {
     return { service, origin };
   } catch (error) {
     return { unavailable: `nginx did not start: ${(error as Error).message.split('\n')[0] ?? ''}` };
+  }
+}
+
+/**
+ * The Node floor (`node-floor-proxy.mjs`): node:http in, undici out, bytes passed through, one
+ * process, in front of the same backends.
+ */
+export async function startNodeFloor(options: {
+  upstreams: Record<BackendId, string>;
+}): Promise<ReferenceProxy | Unavailable> {
+  const port = await findFreePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const script = fileURLToPath(new URL('./node-floor-proxy.mjs', import.meta.url));
+  try {
+    const service = await startChildService({
+      name: 'node floor proxy',
+      args: [script, '--port', String(port), '--backends', JSON.stringify(options.upstreams)],
+      healthUrls: [`${origin}/health`],
+      readyTimeoutMs: 10_000,
+    });
+    return { service, origin };
+  } catch (error) {
+    return {
+      unavailable: `the node floor proxy did not start: ${(error as Error).message.split('\n')[0] ?? ''}`,
+    };
   }
 }

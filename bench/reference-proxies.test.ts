@@ -4,12 +4,17 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startNginx, toNginxConfig, type NginxReference } from './nginx.js';
+import { startNginx, startNodeFloor, toNginxConfig, type ReferenceProxy } from './reference-proxies.js';
 
-// The reference proxy of `npm run bench`: it must forward by path prefix and relay streams unbuffered.
-describe('nginx reference proxy', () => {
+const starters = {
+  nginx: startNginx,
+  'node floor': (options: Parameters<typeof startNginx>[0]) => startNodeFloor(options),
+};
+
+// The reference proxies of `npm run bench`: they must forward by path prefix and relay streams as they come.
+describe.each(Object.keys(starters) as (keyof typeof starters)[])('%s reference proxy', (name) => {
   let backend: Server;
-  let nginx: NginxReference;
+  let nginx: ReferenceProxy;
   let tempDir: string;
   let releaseSecondChunk: () => void = () => undefined;
 
@@ -31,7 +36,10 @@ describe('nginx reference proxy', () => {
     if (address === null || typeof address === 'string') throw new Error('no port');
     const base = `http://127.0.0.1:${address.port}/v1`;
     tempDir = mkdtempSync(join(tmpdir(), 'autotier-nginx-'));
-    const started = await startNginx({ tempDir, upstreams: { zero: base, realistic: base, paced: base } });
+    const started = await starters[name]({
+      tempDir,
+      upstreams: { zero: base, realistic: base, paced: base },
+    });
     if ('unavailable' in started) throw new Error(`${started.unavailable} (.ci/run installs it)`);
     nginx = started;
   });
@@ -62,19 +70,19 @@ describe('nginx reference proxy', () => {
       rest += new TextDecoder().decode(part.value);
     expect(rest).toContain('data: two');
   });
+});
 
-  it('writes one upstream pool and one location per backend', () => {
-    const config = toNginxConfig({
-      port: 1234,
-      tempDir: '/tmp/x',
-      upstreams: {
-        zero: 'http://127.0.0.1:1/v1',
-        realistic: 'http://127.0.0.1:2/v1',
-        paced: 'http://127.0.0.1:3/v1',
-      },
-    });
-    expect(config).toContain('upstream paced { server 127.0.0.1:3; keepalive 1024; }');
-    expect(config).toContain('location /zero/ { proxy_pass http://zero/;');
-    expect(config).toContain('listen 127.0.0.1:1234;');
+it('the nginx config has one upstream pool and one location per backend', () => {
+  const config = toNginxConfig({
+    port: 1234,
+    tempDir: '/tmp/x',
+    upstreams: {
+      zero: 'http://127.0.0.1:1/v1',
+      realistic: 'http://127.0.0.1:2/v1',
+      paced: 'http://127.0.0.1:3/v1',
+    },
   });
+  expect(config).toContain('upstream paced { server 127.0.0.1:3; keepalive 1024; }');
+  expect(config).toContain('location /zero/ { proxy_pass http://zero/;');
+  expect(config).toContain('listen 127.0.0.1:1234;');
 });
