@@ -59,8 +59,14 @@ export function formatReport(data: BenchData, report: Report): string {
   lines.push('', '== Targets (issue 8)');
   for (const target of report.targets) {
     const value = target.value === null ? '-' : target.value.toFixed(3);
+    const shown = (reference: number | null | undefined): string =>
+      reference === undefined || reference === null ? '-' : reference.toFixed(3);
+    const references =
+      target.references === undefined
+        ? ''
+        : `; nginx ${shown(target.references.nginx)}, Node floor ${shown(target.references.nodeFloor)}`;
     lines.push(
-      `${target.met ? 'MET ' : 'MISS'}  ${target.label.padEnd(44)} ${value.padStart(10)}  (target ${target.limit})`,
+      `${target.met ? 'MET ' : 'MISS'}  ${target.label.padEnd(44)} ${value.padStart(10)}  (target ${target.limit}${references})`,
     );
   }
   if (data.profile !== undefined) {

@@ -9,6 +9,11 @@ export interface Target {
   /** e.g. `<= 0.2`, `>= 3`, `< 1`. */
   limit: string;
   met: boolean;
+  /**
+   * The same comparison for the reference proxies of the run (nginx, the Node floor), where the
+   * figure has them: what a proxy doing no gateway work scores against the same limit here.
+   */
+  references?: { nginx?: number | null; nodeFloor?: number | null };
 }
 
 interface Rule {
@@ -75,12 +80,28 @@ export function toTargets(figures: Readonly<Record<string, Figure>>): Target[] {
       rule.limit.startsWith('>=') &&
       figure?.portkey === 0 &&
       (figure.autotier ?? 0) > 0;
-    return {
+    const target: Target = {
       key: rule.key,
       label: rule.label,
       value,
       limit: rule.limit,
       met: beatsZero || (value !== null && rule.test(value)),
     };
+    const references = figure === undefined ? undefined : toReferenceValues(figure, rule.field);
+    return references === undefined ? target : Object.assign(target, { references });
   });
+}
+
+function toReferenceValues(figure: Figure, field: Rule['field']): Target['references'] {
+  const value = (reference: number | null): number | null => {
+    if (reference === null || field === 'autotier') return reference;
+    const portkey = figure.portkey;
+    return portkey === undefined || portkey === null || portkey <= 0
+      ? null
+      : Math.round((reference / portkey) * 1000) / 1000;
+  };
+  const references: NonNullable<Target['references']> = {};
+  if (figure.nginx !== undefined) references.nginx = value(figure.nginx);
+  if (figure.nodeFloor !== undefined) references.nodeFloor = value(figure.nodeFloor);
+  return Object.keys(references).length === 0 ? undefined : references;
 }
