@@ -68,7 +68,12 @@ export async function measureRouters(options: {
     portkeyTarget === undefined ? undefined : await searchFrontier(stack, settings, portkeyTarget);
   log('streams: time to first token and gaps');
   const streamTargets = paced.filter((target) => target.name !== 'autotier-auto');
-  const latency = await measureStreamLatency({ runner, targets: streamTargets, ...settings.streamLatency });
+  const latency = await measureStreamLatency({
+    runner,
+    targets: streamTargets,
+    cpuMsOf,
+    ...settings.streamLatency,
+  });
   log(`streams: concurrency ladder ${settings.streamLevels.join('/')}`);
   const capacity = await measureStreamCapacity({
     runner,

@@ -20,6 +20,11 @@ export interface PooledStreamLatency {
 }
 
 export interface AddedStreamLatency {
+  /**
+   * CPU time of the route's process over its runs divided by the content chunks it delivered, in
+   * microseconds (the request handling of each stream included, spread over its 64 chunks).
+   */
+  cpuUsPerChunk: number | undefined;
   addedTtftP50Ms: number;
   addedTtftP99Ms: number;
   addedGapP50Ms: number;
@@ -47,10 +52,14 @@ export async function measureStreamLatency(options: {
   streams: number;
   startIntervalMs: number;
   rounds: number;
+  /** CPU ms used so far by the process serving a route (undefined: not measured). */
+  cpuMsOf?: (route: RouteName) => number | undefined;
 }): Promise<StreamLatencyResult> {
   const results = new Map<RouteName, StreamResult[]>();
+  const cpuMs = new Map<RouteName, number>();
   for (let round = 0; round < options.rounds; round += 1) {
     for (const target of rotate(options.targets, round)) {
+      const before = options.cpuMsOf?.(target.name);
       const result = await options.runner.stream({
         ...target,
         streams: options.streams,
@@ -58,10 +67,18 @@ export async function measureStreamLatency(options: {
         stallThresholdMs: STALL_THRESHOLD_MS,
         samples: true,
       });
+      const after = options.cpuMsOf?.(target.name);
+      if (before !== undefined && after !== undefined)
+        cpuMs.set(target.name, (cpuMs.get(target.name) ?? 0) + after - before);
       results.set(target.name, [...(results.get(target.name) ?? []), result]);
       await sleep(300);
     }
   }
+  const chunksOf = (name: RouteName): number =>
+    (results.get(name) ?? []).reduce(
+      (sum, run) => sum + (run.samples?.gapsMs.length ?? 0) + run.completed,
+      0,
+    );
   const pooled = new Map([...results].map(([name, runs]) => [name, pool(runs)]));
   const direct = pooled.get('direct');
   if (direct === undefined) throw new Error('stream latency needs a direct target');
@@ -73,6 +90,9 @@ export async function measureStreamLatency(options: {
       addedTtftP99Ms: round3(result.ttftP99Ms - direct.ttftP99Ms),
       addedGapP50Ms: round3(result.gapP50Ms - direct.gapP50Ms),
       addedGapP99Ms: round3(result.gapP99Ms - direct.gapP99Ms),
+      cpuUsPerChunk: cpuMs.has(name)
+        ? Math.round(((cpuMs.get(name) ?? 0) * 1000) / Math.max(1, chunksOf(name)))
+        : undefined,
       result,
     };
   }

@@ -187,6 +187,13 @@ function addStreams(figures: Record<string, Figure>, data: BenchData): void {
     theirs?.addedGapP50Ms ?? null,
     referencesOf(data.streams.latency.routes, (route) => route.addedGapP50Ms),
   );
+  figures['stream.cpu_us_per_chunk'] = figure(
+    'router CPU per content chunk relayed',
+    'us',
+    ours?.cpuUsPerChunk ?? null,
+    theirs?.cpuUsPerChunk ?? null,
+    referencesOf(data.streams.latency.routes, (route) => route.cpuUsPerChunk),
+  );
   figures['stream.added_gap_p99_ms'] = figure(
     'added inter-chunk gap p99',
     'ms',
