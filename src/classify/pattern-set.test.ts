@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createPatternSet, splitTopLevel } from './pattern-set.js';
+import { createPatternSet, distributeGroup, splitTopLevel, toLiteralFirst } from './pattern-set.js';
 
 function scan(patterns: readonly RegExp[], text: string): boolean[] {
   const found = new Array<boolean>(patterns.length).fill(false);
@@ -37,6 +37,31 @@ describe('createPatternSet', () => {
     }
   });
 
+  it('answers like the patterns alone when branches share first characters', () => {
+    const patterns = [
+      /\b(?:thanks|thank you|that)\b/,
+      /\b(?:than|t?hat|then)\b/,
+      /\bTH(?:e|ank)/i,
+      /(?:ab|a?c|ad)x/m,
+      /^(?:the|this) /m,
+      /(a)b|\b(?:tb|th)/,
+    ];
+    const texts = [
+      'thanks a lot',
+      'thank you',
+      'more than that',
+      'hat',
+      'THE end',
+      'acx adx',
+      'x\nthis one',
+      'aba',
+      'tb',
+    ];
+    for (const text of texts) {
+      expect(scan(patterns, text)).toEqual(patterns.map((pattern) => pattern.test(text)));
+    }
+  });
+
   it('keeps entries that were already true', () => {
     const found = [true, false];
     createPatternSet([/zzz/, /a/]).scan('a', found);
@@ -49,11 +74,28 @@ describe('createPatternSet', () => {
     expect(splitTopLevel('(?:a)|(?:b)')).toEqual(['(?:a)', '(?:b)']);
   });
 
+  it('distributes a leading group over the rest of the branch', () => {
+    expect(distributeGroup('\\b(?:a|b c)\\b')).toEqual(['\\ba\\b', '\\bb c\\b']);
+    expect(distributeGroup('(?:a|(?:b|c)d)e')).toEqual(['ae', '(?:b|c)de']);
+    expect(distributeGroup('(?:a|b)?c')).toEqual(['(?:a|b)?c']);
+    expect(distributeGroup('a(?:b|c)')).toEqual(['a(?:b|c)']);
+  });
+
+  it('finds a literal first character only where one is certain', () => {
+    expect(toLiteralFirst('thanks', '')).toBe('t');
+    expect(toLiteralFirst('캐시', '')).toBe('캐');
+    expect(toLiteralFirst('t?hat', '')).toBe('');
+    expect(toLiteralFirst('\\d+', '')).toBe('');
+    expect(toLiteralFirst('(?:a|b)', '')).toBe('');
+    expect(toLiteralFirst('thanks', 'i')).toBe('');
+  });
+
   it('splits a source at top-level bars only', () => {
     expect(splitTopLevel('\\ba(?:b|c)|[|x]|\\||d')).toEqual(['\\ba(?:b|c)', '[|x]', '\\|', 'd']);
   });
 
-  it('rejects global and sticky patterns', () => {
+  it('rejects global and sticky patterns, and backreferences', () => {
     expect(() => createPatternSet([/a/g])).toThrow(/must not be g or y/);
+    expect(() => createPatternSet([/(a)\1/])).toThrow(/must not use backreferences/);
   });
 });

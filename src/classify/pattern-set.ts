@@ -2,14 +2,16 @@
  * Many regexes tested against one text in about one scan instead of one scan each (issue 3: the local
  * stages must cost under 0.2 ms per request). The answer is exactly `patterns.map((p) => p.test(text))`.
  *
- * Every pattern is split into its top-level branches (`a|b|c`); the branches are joined into one global
- * alternation per flag set, each wrapped in a capturing group. Branches that start with `\b` (or `^`)
- * share one alternation behind a single leading `\b` (`^`), so the scan tries them only where a word
- * (a line) starts; branches that start with a non-ASCII letter (Hangul, Han, kana) share one that is
- * skipped on ASCII text. At every
- * position where an alternation matches, the branch that won is the first one that matches there, so
- * only the later branches of patterns not yet found are tried at that position, with sticky copies; the
- * scan then resumes one character later, so no match hidden inside another one is skipped.
+ * Every pattern is split into its top-level branches (`a|b|c`, and `\b(?:a|b)\b` into `\ba\b` and
+ * `\bb\b`); the branches are joined into one global alternation per flag set. Branches that start with
+ * `\b` (or `^`) share one alternation behind a single leading `\b` (`^`), so the scan tries them only
+ * where a word (a line) starts; branches that start with a non-ASCII letter (Hangul, Han, kana) share
+ * one that is skipped on text without one of their first letters. Inside an alternation, the branches
+ * that start with the same literal character sit behind one copy of it (`t(?:hanks|hank you)`) and
+ * nothing captures, so at most positions the engine rejects them all after a few character tests. At
+ * every position where the alternation matches, each pattern not yet found is tried there alone (a
+ * sticky regex of its branches that can start with that character); the scan then resumes one character
+ * later, so no match hidden inside another one is skipped.
  */
 export interface PatternSet {
   /** `found[i]` is set to true when pattern i matches `text` (entries already true stay true). */
@@ -25,19 +27,25 @@ interface Branch {
   flags: string;
 }
 
-interface Member {
+/** One pattern's branches that can match where a given character stands, as one sticky regex. */
+interface OwnerTest {
   owner: number;
-  /** Number of the branch's capture group in the alternation. */
-  group: number;
   sticky: RegExp;
 }
 
 interface Alternation {
-  combined: RegExp;
-  /** Every branch starts with a non-ASCII character, so ASCII text cannot match. */
-  nonAscii: boolean;
-  members: readonly Member[];
-  /** The distinct owners of the members. */
+  /** Global; matches at every position where one of the branches matches. */
+  scan: RegExp;
+  /**
+   * Set when every branch starts with a non-ASCII character: a text without one of the characters it
+   * tests for cannot match.
+   */
+  gate: RegExp | undefined;
+  /** Per first code unit of a match, one test per pattern that has a branch able to start with it. */
+  tests: ReadonlyMap<number, readonly OwnerTest[]>;
+  /** The tests for any other code unit: the branches without a literal first character. */
+  otherTests: readonly OwnerTest[];
+  /** The distinct owners of the branches. */
   owners: readonly number[];
 }
 
@@ -45,6 +53,12 @@ interface Alternation {
 const SHARED_PREFIXES = ['\\b', '^'] as const;
 /** Any character but printable ASCII, tab and line breaks: text without one cannot match a non-ASCII branch. */
 const NON_ASCII = /[^ -~\t\n\r]/;
+/** A numbered or named backreference (or, rarely, an escaped backslash before a digit: rejected too). */
+const BACKREFERENCE = /\\(?:[1-9]|k<)/;
+/** Regex syntax that makes the character before it optional or repeated. */
+const QUANTIFIERS = new Set(['?', '*', '+', '{']);
+/** Regex syntax characters: a source starting with one of these does not start with a literal. */
+const SYNTAX = new Set(['\\', '^', '$', '.', '|', '?', '*', '+', '(', ')', '[', ']', '{', '}']);
 
 interface BranchGroup {
   flags: string;
@@ -57,7 +71,12 @@ interface BranchGroup {
 export function createPatternSet(patterns: readonly RegExp[]): PatternSet {
   const branches = patterns.flatMap((pattern, owner) => {
     if (pattern.global || pattern.sticky) throw new Error(`pattern ${pattern.source} must not be g or y`);
-    return splitTopLevel(pattern.source).map((source) => ({ owner, source, flags: pattern.flags }));
+    // branches are tested apart and regrouped, which renumbers capture groups
+    if (BACKREFERENCE.test(pattern.source))
+      throw new Error(`pattern ${pattern.source} must not use backreferences`);
+    return splitTopLevel(pattern.source)
+      .flatMap(distributeGroup)
+      .map((source) => ({ owner, source, flags: pattern.flags }));
   });
   const groups = new Map<string, BranchGroup>();
   for (const branch of branches) {
@@ -73,24 +92,82 @@ export function createPatternSet(patterns: readonly RegExp[]): PatternSet {
 }
 
 function toAlternation(group: BranchGroup): Alternation {
-  let number = 1;
-  const parts: string[] = [];
-  const members = group.branches.map(({ owner, source }) => {
-    const body = source.slice(group.prefix.length);
-    parts.push(`(${body})`);
-    const member = { owner, group: number, sticky: new RegExp(source, `${group.flags}y`) };
-    number += 1 + countGroups(body);
-    return member;
-  });
-  const joined = parts.join('|');
-  const source = group.prefix === '' ? joined : `${group.prefix}(?:${joined})`;
-  const owners = [...new Set(members.map(({ owner }) => owner))];
-  return { combined: new RegExp(source, `${group.flags}g`), nonAscii: group.nonAscii, members, owners };
+  const { prefix, flags } = group;
+  const buckets = toFirstCharBuckets(group);
+  const scanParts = [...buckets].map(([first, bodies]) =>
+    first === '' || bodies.length === 1
+      ? bodies.map((body) => `(?:${body})`).join('|')
+      : `${first}(?:${bodies.map((body) => body.slice(first.length)).join('|')})`,
+  );
+  const others = buckets.get('') ?? [];
+  const gate = !group.nonAscii
+    ? undefined
+    : others.length > 0
+      ? NON_ASCII
+      : new RegExp(`[${[...buckets.keys()].join('')}]`);
+  const toTests = (first: string): OwnerTest[] => toOwnerTests(group, first);
+  return {
+    scan: new RegExp(`${prefix}(?:${scanParts.join('|')})`, `${flags}g`),
+    gate,
+    tests: new Map(
+      [...buckets.keys()]
+        .filter((first) => first !== '')
+        .map((first) => [first.charCodeAt(0), toTests(first)]),
+    ),
+    otherTests: toTests(''),
+    owners: [...new Set(group.branches.map(({ owner }) => owner))],
+  };
 }
 
-/** Capture groups a regex source defines (the empty alternative makes every source match ''). */
-function countGroups(source: string): number {
-  return (new RegExp(`${source}|`).exec('')?.length ?? 1) - 1;
+/**
+ * One sticky test per owner, of its branches that can match where `first` stands: those starting with
+ * it and those without a literal first character ('' gives only the latter).
+ */
+function toOwnerTests(group: BranchGroup, first: string): OwnerTest[] {
+  const bodies = new Map<number, string[]>();
+  for (const { owner, source } of group.branches) {
+    const body = source.slice(group.prefix.length);
+    const literal = toLiteralFirst(body, group.flags);
+    if (literal !== '' && literal !== first) continue;
+    bodies.set(owner, [...(bodies.get(owner) ?? []), body]);
+  }
+  return [...bodies].map(([owner, list]) => ({
+    owner,
+    sticky: new RegExp(`${group.prefix}(?:${list.join('|')})`, `${group.flags}y`),
+  }));
+}
+
+/** The bodies (branches without the group's prefix) by the literal character they start with ('' for none). */
+function toFirstCharBuckets(group: BranchGroup): Map<string, string[]> {
+  const buckets = new Map<string, string[]>();
+  for (const { source } of group.branches) {
+    const body = source.slice(group.prefix.length);
+    const first = toLiteralFirst(body, group.flags);
+    buckets.set(first, [...(buckets.get(first) ?? []), body]);
+  }
+  return buckets;
+}
+
+/**
+ * The literal character a regex source starts with, or '' when it starts with syntax or an optional
+ * or repeated character; always '' with the `i` flag (the character stands for two) and the `u` or
+ * `v` flag (a character outside the BMP is one unit, not two).
+ */
+export function toLiteralFirst(source: string, flags: string): string {
+  const first = source[0];
+  if (first === undefined || SYNTAX.has(first) || QUANTIFIERS.has(source[1] ?? '')) return '';
+  return /[iuv]/.test(flags) ? '' : first;
+}
+
+/**
+ * A branch `P(?:a|b)S`, with P a shared prefix or nothing, as the branches `PaS` and `PbS`: together
+ * they match exactly where it does, and each starts with its own first character.
+ */
+export function distributeGroup(source: string): string[] {
+  const prefix = SHARED_PREFIXES.find((candidate) => source.startsWith(candidate)) ?? '';
+  const group = toLeadingGroup(source.slice(prefix.length));
+  if (group === undefined || QUANTIFIERS.has(group.rest[0] ?? '')) return [source];
+  return splitBranches(group.inner).map((branch) => `${prefix}${branch}${group.rest}`);
 }
 
 /**
@@ -127,14 +204,20 @@ function scanStructure(
 
 /** The inside of `(?:...)` when that group spans the whole source. */
 function unwrapGroup(source: string): string | undefined {
-  if (!source.startsWith('(?:') || !source.endsWith(')')) return undefined;
-  let inner: string | undefined;
+  const group = toLeadingGroup(source);
+  return group?.rest === '' ? group.inner : undefined;
+}
+
+/** The inside of the `(?:...)` group a source starts with, and what follows that group. */
+function toLeadingGroup(source: string): { inner: string; rest: string } | undefined {
+  if (!source.startsWith('(?:')) return undefined;
+  let group: { inner: string; rest: string } | undefined;
   scanStructure(source, (char, index, depth) => {
     if (char !== ')' || depth !== 0) return false;
-    if (index === source.length - 1) inner = source.slice(3, -1);
+    group = { inner: source.slice(3, index), rest: source.slice(index + 1) };
     return true;
   });
-  return inner;
+  return group;
 }
 
 function splitBranches(source: string): string[] {
@@ -152,34 +235,27 @@ function splitBranches(source: string): string[] {
 }
 
 function scanAll(alternations: readonly Alternation[], text: string, found: boolean[]): void {
-  let ascii: boolean | undefined;
   for (const alternation of alternations) {
-    if (alternation.nonAscii) {
-      ascii ??= !NON_ASCII.test(text);
-      if (ascii) continue;
-    }
-    scanOne(alternation, text, found);
+    if (alternation.gate === undefined || alternation.gate.test(text)) scanOne(alternation, text, found);
   }
 }
 
-function scanOne({ combined, members, owners }: Alternation, text: string, found: boolean[]): void {
+function scanOne({ scan, tests, otherTests, owners }: Alternation, text: string, found: boolean[]): void {
   let missing = 0;
   for (const owner of owners) if (found[owner] !== true) missing += 1;
-  combined.lastIndex = 0;
+  scan.lastIndex = 0;
   while (missing > 0) {
-    const match = combined.exec(text);
+    const match = scan.exec(text);
     if (match === null) return;
     const position = match.index;
-    const winner = members.findIndex(({ group }) => match[group] !== undefined);
-    for (let index = Math.max(0, winner); index < members.length; index += 1) {
-      const member = members[index];
-      if (member === undefined || found[member.owner] === true) continue;
-      member.sticky.lastIndex = position;
-      if (index === winner || member.sticky.test(text)) {
-        found[member.owner] = true;
+    for (const { owner, sticky } of tests.get(text.charCodeAt(position)) ?? otherTests) {
+      if (found[owner] === true) continue;
+      sticky.lastIndex = position;
+      if (sticky.test(text)) {
+        found[owner] = true;
         missing -= 1;
       }
     }
-    combined.lastIndex = position + 1;
+    scan.lastIndex = position + 1;
   }
 }
