@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createPatternSet, distributeGroup, splitTopLevel, toLiteralFirst } from './pattern-set.js';
+import { createPatternSet, distributeGroup, splitTopLevel, toLiteralPrefix } from './pattern-set.js';
 
 function scan(patterns: readonly RegExp[], text: string): boolean[] {
   const found = new Array<boolean>(patterns.length).fill(false);
@@ -45,6 +45,8 @@ describe('createPatternSet', () => {
       /(?:ab|a?c|ad)x/m,
       /^(?:the|this) /m,
       /(a)b|\b(?:tb|th)/,
+      /\b\d+ (?:ways|tips)\b/,
+      /\b(?:\d*x|\d?y)\b/,
     ];
     const texts = [
       'thanks a lot',
@@ -76,18 +78,20 @@ describe('createPatternSet', () => {
 
   it('distributes a leading group over the rest of the branch', () => {
     expect(distributeGroup('\\b(?:a|b c)\\b')).toEqual(['\\ba\\b', '\\bb c\\b']);
-    expect(distributeGroup('(?:a|(?:b|c)d)e')).toEqual(['ae', '(?:b|c)de']);
+    expect(distributeGroup('(?:a|(?:b|c)d)e')).toEqual(['ae', 'bde', 'cde']);
     expect(distributeGroup('(?:a|b)?c')).toEqual(['(?:a|b)?c']);
     expect(distributeGroup('a(?:b|c)')).toEqual(['a(?:b|c)']);
   });
 
-  it('finds a literal first character only where one is certain', () => {
-    expect(toLiteralFirst('thanks', '')).toBe('t');
-    expect(toLiteralFirst('캐시', '')).toBe('캐');
-    expect(toLiteralFirst('t?hat', '')).toBe('');
-    expect(toLiteralFirst('\\d+', '')).toBe('');
-    expect(toLiteralFirst('(?:a|b)', '')).toBe('');
-    expect(toLiteralFirst('thanks', 'i')).toBe('');
+  it('finds the literal start of a source only where it is certain', () => {
+    expect(toLiteralPrefix('thanks', '', 2)).toBe('th');
+    expect(toLiteralPrefix('캐시', '', 1)).toBe('캐');
+    expect(toLiteralPrefix('t?hat', '', 2)).toBe('');
+    expect(toLiteralPrefix('th?at', '', 2)).toBe('t');
+    expect(toLiteralPrefix('a\\b', '', 2)).toBe('a');
+    expect(toLiteralPrefix('\\d+', '', 2)).toBe('');
+    expect(toLiteralPrefix('(?:a|b)', '', 2)).toBe('');
+    expect(toLiteralPrefix('thanks', 'i', 2)).toBe('');
   });
 
   it('splits a source at top-level bars only', () => {

@@ -41,9 +41,13 @@ interface Alternation {
    * tests for cannot match.
    */
   gate: RegExp | undefined;
-  /** Per first code unit of a match, one test per pattern that has a branch able to start with it. */
-  tests: ReadonlyMap<number, readonly OwnerTest[]>;
-  /** The tests for any other code unit: the branches without a literal first character. */
+  /**
+   * The tests to run where the scan matched, by the literal start of the branches they cover: per first
+   * two code units (`firstTwo(a, b)`), else per first code unit, else `otherTests` (branches without a
+   * literal first character). Each holds one test per pattern with a branch that can match there.
+   */
+  testsByTwo: ReadonlyMap<number, readonly OwnerTest[]>;
+  testsByOne: ReadonlyMap<number, readonly OwnerTest[]>;
   otherTests: readonly OwnerTest[];
   /** The distinct owners of the branches. */
   owners: readonly number[];
@@ -55,6 +59,9 @@ const SHARED_PREFIXES = ['\\b', '^'] as const;
 const NON_ASCII = /[^ -~\t\n\r]/;
 /** A numbered or named backreference (or, rarely, an escaped backslash before a digit: rejected too). */
 const BACKREFERENCE = /\\(?:[1-9]|k<)/;
+/** A source that starts with at least one digit (`\d`, `\d+`, not `\d*` or `\d?`). */
+const DIGIT_START = /^\\d(?![?*{])/;
+const DIGITS: readonly string[] = ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9'];
 /** Regex syntax that makes the character before it optional or repeated. */
 const QUANTIFIERS = new Set(['?', '*', '+', '{']);
 /** Regex syntax characters: a source starting with one of these does not start with a literal. */
@@ -91,83 +98,109 @@ export function createPatternSet(patterns: readonly RegExp[]): PatternSet {
   return { scan: (text, found) => scanAll(alternations, text, found), size: patterns.length };
 }
 
+/** A branch without the group's prefix, with what is known about where it can start. */
+interface Body {
+  owner: number;
+  source: string;
+  /** Its literal first characters, at most two ('' when it starts with syntax). */
+  start: string;
+  /** True when it starts with at least one digit (`\d`). */
+  digit: boolean;
+}
+
 function toAlternation(group: BranchGroup): Alternation {
   const { prefix, flags } = group;
-  const buckets = toFirstCharBuckets(group);
-  const scanParts = [...buckets].map(([first, bodies]) =>
-    first === '' || bodies.length === 1
-      ? bodies.map((body) => `(?:${body})`).join('|')
-      : `${first}(?:${bodies.map((body) => body.slice(first.length)).join('|')})`,
+  const bodies = group.branches.map(({ owner, source }): Body => {
+    const body = source.slice(prefix.length);
+    return { owner, source: body, start: toLiteralPrefix(body, flags, 2), digit: DIGIT_START.test(body) };
+  });
+  const buckets = toFirstCharBuckets(bodies);
+  const scanParts = [...buckets].map(([first, list]) =>
+    first === '' || list.length === 1
+      ? list.map((body) => `(?:${body})`).join('|')
+      : `${first}(?:${list.map((body) => body.slice(first.length)).join('|')})`,
   );
-  const others = buckets.get('') ?? [];
   const gate = !group.nonAscii
     ? undefined
-    : others.length > 0
+    : buckets.has('')
       ? NON_ASCII
       : new RegExp(`[${[...buckets.keys()].join('')}]`);
-  const toTests = (first: string): OwnerTest[] => toOwnerTests(group, first);
+  const twos = new Set(bodies.flatMap(({ start }) => (start.length === 2 ? [start] : [])));
+  const ones = new Set([...buckets.keys()].filter((first) => first !== ''));
+  if (bodies.some(({ digit }) => digit)) for (const digit of DIGITS) ones.add(digit);
+  const toTests = (start: string): OwnerTest[] => toOwnerTests(bodies, { ...group, start });
   return {
     scan: new RegExp(`${prefix}(?:${scanParts.join('|')})`, `${flags}g`),
     gate,
-    tests: new Map(
-      [...buckets.keys()]
-        .filter((first) => first !== '')
-        .map((first) => [first.charCodeAt(0), toTests(first)]),
-    ),
+    testsByTwo: new Map([...twos].map((start) => [firstTwo(start, 0), toTests(start)])),
+    testsByOne: new Map([...ones].map((start) => [start.charCodeAt(0), toTests(start)])),
     otherTests: toTests(''),
-    owners: [...new Set(group.branches.map(({ owner }) => owner))],
+    owners: [...new Set(bodies.map(({ owner }) => owner))],
   };
 }
 
+/** The first two code units of `text` at `index` as one number. */
+function firstTwo(text: string, index: number): number {
+  return text.charCodeAt(index) * 0x10000 + text.charCodeAt(index + 1);
+}
+
 /**
- * One sticky test per owner, of its branches that can match where `first` stands: those starting with
- * it and those without a literal first character ('' gives only the latter).
+ * One sticky test per owner, of its branches that can match where the text starts with `start` (one
+ * or two characters; '' for a character no branch starts with): those whose literal start is `start`
+ * or a prefix of it, including '' (no literal first character), and those that start with a digit
+ * when `start` does.
  */
-function toOwnerTests(group: BranchGroup, first: string): OwnerTest[] {
-  const bodies = new Map<number, string[]>();
-  for (const { owner, source } of group.branches) {
-    const body = source.slice(group.prefix.length);
-    const literal = toLiteralFirst(body, group.flags);
-    if (literal !== '' && literal !== first) continue;
-    bodies.set(owner, [...(bodies.get(owner) ?? []), body]);
+function toOwnerTests(
+  bodies: readonly Body[],
+  { prefix, flags, start }: { prefix: string; flags: string; start: string },
+): OwnerTest[] {
+  const byOwner = new Map<number, string[]>();
+  for (const body of bodies) {
+    const fits = body.digit ? DIGITS.includes(start.slice(0, 1)) : start.startsWith(body.start);
+    if (fits) byOwner.set(body.owner, [...(byOwner.get(body.owner) ?? []), body.source]);
   }
-  return [...bodies].map(([owner, list]) => ({
+  return [...byOwner].map(([owner, list]) => ({
     owner,
-    sticky: new RegExp(`${group.prefix}(?:${list.join('|')})`, `${group.flags}y`),
+    sticky: new RegExp(`${prefix}(?:${list.join('|')})`, `${flags}y`),
   }));
 }
 
-/** The bodies (branches without the group's prefix) by the literal character they start with ('' for none). */
-function toFirstCharBuckets(group: BranchGroup): Map<string, string[]> {
+/** The body sources by the literal character they start with ('' for none), in first-seen order. */
+function toFirstCharBuckets(bodies: readonly Body[]): Map<string, string[]> {
   const buckets = new Map<string, string[]>();
-  for (const { source } of group.branches) {
-    const body = source.slice(group.prefix.length);
-    const first = toLiteralFirst(body, group.flags);
-    buckets.set(first, [...(buckets.get(first) ?? []), body]);
+  for (const { source, start } of bodies) {
+    const first = start.slice(0, 1);
+    buckets.set(first, [...(buckets.get(first) ?? []), source]);
   }
   return buckets;
 }
 
 /**
- * The literal character a regex source starts with, or '' when it starts with syntax or an optional
- * or repeated character; always '' with the `i` flag (the character stands for two) and the `u` or
- * `v` flag (a character outside the BMP is one unit, not two).
+ * The literal characters (at most `max`) a regex source starts with: up to the first syntax character
+ * or optional or repeated character. Always '' with the `i` flag (a character stands for two) and the
+ * `u` or `v` flag (a character outside the BMP is one unit, not two).
  */
-export function toLiteralFirst(source: string, flags: string): string {
-  const first = source[0];
-  if (first === undefined || SYNTAX.has(first) || QUANTIFIERS.has(source[1] ?? '')) return '';
-  return /[iuv]/.test(flags) ? '' : first;
+export function toLiteralPrefix(source: string, flags: string, max: number): string {
+  if (/[iuv]/.test(flags)) return '';
+  let length = 0;
+  while (length < max) {
+    const char = source[length];
+    if (char === undefined || SYNTAX.has(char) || QUANTIFIERS.has(source[length + 1] ?? '')) break;
+    length += 1;
+  }
+  return source.slice(0, length);
 }
 
 /**
- * A branch `P(?:a|b)S`, with P a shared prefix or nothing, as the branches `PaS` and `PbS`: together
- * they match exactly where it does, and each starts with its own first character.
+ * A branch `P(?:a|b)S`, with P a shared prefix or nothing, as the branches `PaS` and `PbS` (again
+ * when `a` starts with a group): together they match exactly where it does, and each can start with
+ * its own first character.
  */
 export function distributeGroup(source: string): string[] {
   const prefix = SHARED_PREFIXES.find((candidate) => source.startsWith(candidate)) ?? '';
   const group = toLeadingGroup(source.slice(prefix.length));
   if (group === undefined || QUANTIFIERS.has(group.rest[0] ?? '')) return [source];
-  return splitBranches(group.inner).map((branch) => `${prefix}${branch}${group.rest}`);
+  return splitBranches(group.inner).flatMap((branch) => distributeGroup(`${prefix}${branch}${group.rest}`));
 }
 
 /**
@@ -240,7 +273,8 @@ function scanAll(alternations: readonly Alternation[], text: string, found: bool
   }
 }
 
-function scanOne({ scan, tests, otherTests, owners }: Alternation, text: string, found: boolean[]): void {
+function scanOne(alternation: Alternation, text: string, found: boolean[]): void {
+  const { scan, testsByTwo, testsByOne, otherTests, owners } = alternation;
   let missing = 0;
   for (const owner of owners) if (found[owner] !== true) missing += 1;
   scan.lastIndex = 0;
@@ -248,7 +282,9 @@ function scanOne({ scan, tests, otherTests, owners }: Alternation, text: string,
     const match = scan.exec(text);
     if (match === null) return;
     const position = match.index;
-    for (const { owner, sticky } of tests.get(text.charCodeAt(position)) ?? otherTests) {
+    const tests =
+      testsByTwo.get(firstTwo(text, position)) ?? testsByOne.get(text.charCodeAt(position)) ?? otherTests;
+    for (const { owner, sticky } of tests) {
       if (found[owner] === true) continue;
       sticky.lastIndex = position;
       if (sticky.test(text)) {
