@@ -64,6 +64,13 @@ describe('createPatternSet', () => {
     }
   });
 
+  it('answers like the patterns alone when only some branches of an m pattern use line anchors', () => {
+    const patterns = [/\bcat\b|^dog$/m, /bird$/m, /fish|^eel/, /[$^]x/m];
+    for (const text of ['a cat\nz', 'x\ndog\ny', 'bird\nz', 'z\neel', 'eel', 'a $x', 'dogs\nbirds']) {
+      expect(scan(patterns, text)).toEqual(patterns.map((pattern) => pattern.test(text)));
+    }
+  });
+
   it('keeps entries that were already true', () => {
     const found = [true, false];
     createPatternSet([/zzz/, /a/]).scan('a', found);

@@ -3,7 +3,8 @@
  * stages must cost under 0.2 ms per request). The answer is exactly `patterns.map((p) => p.test(text))`.
  *
  * Every pattern is split into its top-level branches (`a|b|c`, and `\b(?:a|b)\b` into `\ba\b` and
- * `\bb\b`); the branches are joined into one global alternation per flag set. Branches that start with
+ * `\bb\b`); the branches are joined into one global alternation per flag set (a branch without `^`
+ * or `$` drops the `m` flag, which changes nothing else). Branches that start with
  * `\b` (or `^`) share one alternation behind a single leading `\b` (`^`), so the scan tries them only
  * where a word (a line) starts; branches that start with a non-ASCII letter (Hangul, Han, kana) share
  * one that is skipped on text without one of their first letters. Inside an alternation, the branches
@@ -59,6 +60,8 @@ const SHARED_PREFIXES = ['\\b', '^'] as const;
 const NON_ASCII = /[^ -~\t\n\r]/;
 /** A numbered or named backreference (or, rarely, an escaped backslash before a digit: rejected too). */
 const BACKREFERENCE = /\\(?:[1-9]|k<)/;
+/** Buckets from which a non-ASCII scan starts with a lookahead of every first character. */
+const LOOKAHEAD_BUCKETS = 8;
 /** A source that starts with at least one digit (`\d`, `\d+`, not `\d*` or `\d?`). */
 const DIGIT_START = /^\\d(?![?*{])/;
 const DIGITS: readonly string[] = ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9'];
@@ -83,7 +86,7 @@ export function createPatternSet(patterns: readonly RegExp[]): PatternSet {
       throw new Error(`pattern ${pattern.source} must not use backreferences`);
     return splitTopLevel(pattern.source)
       .flatMap(distributeGroup)
-      .map((source) => ({ owner, source, flags: pattern.flags }));
+      .map((source) => ({ owner, source, flags: toBranchFlags(source, pattern.flags) }));
   });
   const groups = new Map<string, BranchGroup>();
   for (const branch of branches) {
@@ -108,6 +111,27 @@ interface Body {
   digit: boolean;
 }
 
+/**
+ * The flags a branch needs: `m` only changes `^` and `$`, so a branch without them drops it and joins
+ * the alternation of the branches without `m`.
+ */
+function toBranchFlags(source: string, flags: string): string {
+  return hasLineAnchor(source) ? flags : flags.replace('m', '');
+}
+
+/** True when a regex source has `^` or `$` outside character classes and escapes. */
+function hasLineAnchor(source: string): boolean {
+  let inClass = false;
+  for (let index = 0; index < source.length; index += 1) {
+    const char = source[index];
+    if (char === '\\') index += 1;
+    else if (inClass) inClass = char !== ']';
+    else if (char === '[') inClass = true;
+    else if (char === '^' || char === '$') return true;
+  }
+  return false;
+}
+
 function toAlternation(group: BranchGroup): Alternation {
   const { prefix, flags } = group;
   const bodies = group.branches.map(({ owner, source }): Body => {
@@ -120,17 +144,17 @@ function toAlternation(group: BranchGroup): Alternation {
       ? list.map((body) => `(?:${body})`).join('|')
       : `${first}(?:${list.map((body) => body.slice(first.length)).join('|')})`,
   );
-  const gate = !group.nonAscii
-    ? undefined
-    : buckets.has('')
-      ? NON_ASCII
-      : new RegExp(`[${[...buckets.keys()].join('')}]`);
+  const firstClass = group.nonAscii && !buckets.has('') ? `[${[...buckets.keys()].join('')}]` : undefined;
+  const gate = !group.nonAscii ? undefined : firstClass === undefined ? NON_ASCII : new RegExp(firstClass);
+  // Every position of Han or kana text is tried; with many buckets, one class test passes most
+  // positions faster than trying each bucket's first character.
+  const lookahead = firstClass === undefined || buckets.size < LOOKAHEAD_BUCKETS ? '' : `(?=${firstClass})`;
   const twos = new Set(bodies.flatMap(({ start }) => (start.length === 2 ? [start] : [])));
   const ones = new Set([...buckets.keys()].filter((first) => first !== ''));
   if (bodies.some(({ digit }) => digit)) for (const digit of DIGITS) ones.add(digit);
   const toTests = (start: string): OwnerTest[] => toOwnerTests(bodies, { ...group, start });
   return {
-    scan: new RegExp(`${prefix}(?:${scanParts.join('|')})`, `${flags}g`),
+    scan: new RegExp(`${prefix}${lookahead}(?:${scanParts.join('|')})`, `${flags}g`),
     gate,
     testsByTwo: new Map([...twos].map((start) => [firstTwo(start, 0), toTests(start)])),
     testsByOne: new Map([...ones].map((start) => [start.charCodeAt(0), toTests(start)])),
