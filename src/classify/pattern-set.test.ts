@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createPatternSet, distributeGroup, splitTopLevel, toLiteralPrefix } from './pattern-set.js';
+import { createPatternSet } from './pattern-set.js';
+import { distributeGroup, splitTopLevel, toLiteralPrefix } from './regex-source.js';
 
 function scan(patterns: readonly RegExp[], text: string): boolean[] {
   const found = new Array<boolean>(patterns.length).fill(false);
