@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createPatternSet, splitTopLevel } from './pattern-set.js';
+import { createPatternSet } from './pattern-set.js';
+import { distributeGroup, splitTopLevel, toLiteralPrefix } from './regex-source.js';
 
 function scan(patterns: readonly RegExp[], text: string): boolean[] {
   const found = new Array<boolean>(patterns.length).fill(false);
@@ -37,6 +38,40 @@ describe('createPatternSet', () => {
     }
   });
 
+  it('answers like the patterns alone when branches share first characters', () => {
+    const patterns = [
+      /\b(?:thanks|thank you|that)\b/,
+      /\b(?:than|t?hat|then)\b/,
+      /\bTH(?:e|ank)/i,
+      /(?:ab|a?c|ad)x/m,
+      /^(?:the|this) /m,
+      /(a)b|\b(?:tb|th)/,
+      /\b\d+ (?:ways|tips)\b/,
+      /\b(?:\d*x|\d?y)\b/,
+    ];
+    const texts = [
+      'thanks a lot',
+      'thank you',
+      'more than that',
+      'hat',
+      'THE end',
+      'acx adx',
+      'x\nthis one',
+      'aba',
+      'tb',
+    ];
+    for (const text of texts) {
+      expect(scan(patterns, text)).toEqual(patterns.map((pattern) => pattern.test(text)));
+    }
+  });
+
+  it('answers like the patterns alone when only some branches of an m pattern use line anchors', () => {
+    const patterns = [/\bcat\b|^dog$/m, /bird$/m, /fish|^eel/, /[$^]x/m];
+    for (const text of ['a cat\nz', 'x\ndog\ny', 'bird\nz', 'z\neel', 'eel', 'a $x', 'dogs\nbirds']) {
+      expect(scan(patterns, text)).toEqual(patterns.map((pattern) => pattern.test(text)));
+    }
+  });
+
   it('keeps entries that were already true', () => {
     const found = [true, false];
     createPatternSet([/zzz/, /a/]).scan('a', found);
@@ -49,11 +84,30 @@ describe('createPatternSet', () => {
     expect(splitTopLevel('(?:a)|(?:b)')).toEqual(['(?:a)', '(?:b)']);
   });
 
+  it('distributes a leading group over the rest of the branch', () => {
+    expect(distributeGroup('\\b(?:a|b c)\\b')).toEqual(['\\ba\\b', '\\bb c\\b']);
+    expect(distributeGroup('(?:a|(?:b|c)d)e')).toEqual(['ae', 'bde', 'cde']);
+    expect(distributeGroup('(?:a|b)?c')).toEqual(['(?:a|b)?c']);
+    expect(distributeGroup('a(?:b|c)')).toEqual(['a(?:b|c)']);
+  });
+
+  it('finds the literal start of a source only where it is certain', () => {
+    expect(toLiteralPrefix('thanks', '', 2)).toBe('th');
+    expect(toLiteralPrefix('캐시', '', 1)).toBe('캐');
+    expect(toLiteralPrefix('t?hat', '', 2)).toBe('');
+    expect(toLiteralPrefix('th?at', '', 2)).toBe('t');
+    expect(toLiteralPrefix('a\\b', '', 2)).toBe('a');
+    expect(toLiteralPrefix('\\d+', '', 2)).toBe('');
+    expect(toLiteralPrefix('(?:a|b)', '', 2)).toBe('');
+    expect(toLiteralPrefix('thanks', 'i', 2)).toBe('');
+  });
+
   it('splits a source at top-level bars only', () => {
     expect(splitTopLevel('\\ba(?:b|c)|[|x]|\\||d')).toEqual(['\\ba(?:b|c)', '[|x]', '\\|', 'd']);
   });
 
-  it('rejects global and sticky patterns', () => {
+  it('rejects global and sticky patterns, and backreferences', () => {
     expect(() => createPatternSet([/a/g])).toThrow(/must not be g or y/);
+    expect(() => createPatternSet([/(a)\1/])).toThrow(/must not use backreferences/);
   });
 });

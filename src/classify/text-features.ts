@@ -6,6 +6,8 @@ export type FeatureVisitor = (hash: number) => void;
 const WORD = CHAR_CLASS.word;
 const HANGUL = CHAR_CLASS.hangul;
 const CJK = CHAR_CLASS.han | CHAR_CLASS.kana;
+/** Punctuation worth a feature of its own: code, LaTeX and question marks. */
+const SYMBOL = CHAR_CLASS.featureSymbol;
 
 /** Seeds that keep the n-gram kinds apart in the shared hash space. */
 const SEED = Object.freeze({
@@ -34,27 +36,6 @@ function step(hash: number, code: number): number {
 
 function combine(seed: number, a: number, b: number): number {
   return mix(step(step(seed, a), b));
-}
-
-/** Punctuation worth a feature of its own: code, LaTeX and question marks. */
-function isSymbol(code: number): boolean {
-  return (
-    code === 0x24 ||
-    code === 0x5c ||
-    code === 0x7b ||
-    code === 0x7d ||
-    code === 0x3b ||
-    code === 0x3d ||
-    code === 0x23 ||
-    code === 0x5e ||
-    code === 0x60 ||
-    code === 0x3f ||
-    code === 0x3c ||
-    code === 0x3e ||
-    code === 0x5f ||
-    code === 0x7c ||
-    code === 0xff1f
-  );
 }
 
 /**
@@ -130,7 +111,7 @@ export function forEachTextFeature(text: string, visit: FeatureVisitor): number 
     }
     cjk1 = 0;
     cjk2 = 0;
-    if (isSymbol(code)) {
+    if ((kind & SYMBOL) !== 0) {
       visit(combine(SEED.symbol, code, 0));
       count += 1;
     }

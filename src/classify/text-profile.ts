@@ -36,8 +36,26 @@ export function isWordCode(code: number): boolean {
   );
 }
 
-/** Bits of `CHAR_CLASSES`: which of the predicates above a UTF-16 code unit satisfies. */
-export const CHAR_CLASS = Object.freeze({ word: 1, hangul: 2, han: 4, kana: 8 });
+/** Characters common in code: `{ } ; = < > [ ] _`. */
+const CODE_SYMBOLS = '{};=<>[]_';
+/** Characters common in LaTeX and math: `$ \ ^`. */
+const MATH_SYMBOLS = '$\\^';
+/** Punctuation worth an n-gram feature of its own: code, LaTeX and question marks. */
+const FEATURE_SYMBOLS = '$\\{};=#^`?<>_|\uff1f';
+
+/**
+ * Bits of `CHAR_CLASSES`: which of the predicates above a UTF-16 code unit satisfies, and which of the
+ * symbol lists it is in.
+ */
+export const CHAR_CLASS = Object.freeze({
+  word: 1,
+  hangul: 2,
+  han: 4,
+  kana: 8,
+  codeSymbol: 16,
+  mathSymbol: 32,
+  featureSymbol: 64,
+});
 
 /**
  * One byte per UTF-16 code unit with the `CHAR_CLASS` bits, built once (64 KB): the per-character
@@ -54,11 +72,19 @@ function buildCharClasses(): Uint8Array {
       (isHan(code) ? CHAR_CLASS.han : 0) |
       (isKana(code) ? CHAR_CLASS.kana : 0);
   }
+  const symbols = [
+    [CODE_SYMBOLS, CHAR_CLASS.codeSymbol],
+    [MATH_SYMBOLS, CHAR_CLASS.mathSymbol],
+    [FEATURE_SYMBOLS, CHAR_CLASS.featureSymbol],
+  ] as const;
+  for (const [chars, bit] of symbols) {
+    for (let index = 0; index < chars.length; index += 1) {
+      const code = chars.charCodeAt(index);
+      classes[code] = (classes[code] ?? 0) | bit;
+    }
+  }
   return classes;
 }
-
-const CODE_SYMBOLS = new Set('{};=<>[]_'.split('').map((char) => char.charCodeAt(0)));
-const MATH_SYMBOLS = new Set('$\\^'.split('').map((char) => char.charCodeAt(0)));
 
 export function toTextProfile(text: string): TextProfile {
   const profile: TextProfile = {
@@ -93,6 +119,6 @@ function countCode(profile: TextProfile, code: number, classes: number): void {
   else if ((classes & CHAR_CLASS.hangul) !== 0) profile.hangul += 1;
   else if ((classes & CHAR_CLASS.han) !== 0) profile.han += 1;
   else if ((classes & CHAR_CLASS.kana) !== 0) profile.kana += 1;
-  else if (CODE_SYMBOLS.has(code)) profile.codeSymbols += 1;
-  else if (MATH_SYMBOLS.has(code)) profile.mathSymbols += 1;
+  else if ((classes & CHAR_CLASS.codeSymbol) !== 0) profile.codeSymbols += 1;
+  else if ((classes & CHAR_CLASS.mathSymbol) !== 0) profile.mathSymbols += 1;
 }
