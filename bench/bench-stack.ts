@@ -32,8 +32,9 @@ export interface Stack {
 /**
  * Starts the simulator and the load worker, then autotier with the generated routing table and
  * Portkey (unless `withPortkey` is false), two at a time, then the reference proxies (unless
- * `withReferences` is false; one that cannot start, such as a missing nginx, is reported, not fatal). Every start registers its stop in
- * `cleanups`, so a failure half-way still stops what was started.
+ * `withReferences` is false; one that cannot start, such as a missing nginx, is reported, not
+ * fatal). Every start registers its stop in `cleanups`, so a failure half-way still stops what was
+ * started.
  */
 export async function startStack(options: {
   entries: CodeEntries;

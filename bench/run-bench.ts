@@ -1,6 +1,6 @@
-// The issue 8 benchmark: `npm run bench` (about 5 minutes) or `npm run bench -- --quick`.
-// Flags: --quick, --router auto|dist|build|tsx, --no-portkey, --no-references, --profile / --no-profile, --no-workers,
-// --out <file> (default bench/results/latest.json). See bench/README.md.
+// The issue 8 benchmark: `npm run bench` (about 6 minutes) or `npm run bench -- --quick`.
+// Flags: --quick, --router auto|dist|build|tsx, --no-portkey, --no-references, --profile /
+// --no-profile, --no-workers, --out <file> (default bench/results/latest.json). See bench/README.md.
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
