@@ -12,15 +12,9 @@ const SYNTAX = new Set(['\\', '^', '$', '.', '|', '?', '*', '+', '(', ')', '[', 
 
 /** True when a regex source has `^` or `$` outside character classes and escapes. */
 export function hasLineAnchor(source: string): boolean {
-  let inClass = false;
-  for (let index = 0; index < source.length; index += 1) {
-    const char = source[index];
-    if (char === '\\') index += 1;
-    else if (inClass) inClass = char !== ']';
-    else if (char === '[') inClass = true;
-    else if (char === '^' || char === '$') return true;
-  }
-  return false;
+  let found = false;
+  scanStructure(source, (char) => (found = char === '^' || char === '$'));
+  return found;
 }
 
 /**
@@ -61,12 +55,12 @@ export function splitTopLevel(source: string): string[] {
 }
 
 /**
- * Walks a regex source outside escapes and character classes, calling `visit` with each `)` and
- * `|` and the group depth after it; stops when `visit` returns true.
+ * Walks a regex source outside escapes and character classes, calling `visit` with each `)`, `|`,
+ * `^` and `$` and the group depth after it; stops when `visit` returns true.
  */
 function scanStructure(
   source: string,
-  visit: (char: ')' | '|', index: number, depth: number) => boolean,
+  visit: (char: ')' | '|' | '^' | '$', index: number, depth: number) => boolean,
 ): void {
   let depth = 0;
   let inClass = false;
@@ -79,7 +73,7 @@ function scanStructure(
     else if (char === ')') {
       depth -= 1;
       if (visit(char, index, depth)) return;
-    } else if (char === '|' && visit(char, index, depth)) return;
+    } else if ((char === '|' || char === '^' || char === '$') && visit(char, index, depth)) return;
   }
 }
 
