@@ -8,7 +8,7 @@ import { startNginx, startNodeFloor, toNginxConfig, type ReferenceProxy } from '
 
 const starters = {
   nginx: startNginx,
-  'node floor': (options: Parameters<typeof startNginx>[0]) => startNodeFloor(options),
+  'node floor': startNodeFloor,
 };
 
 // The reference proxies of `npm run bench`: they must forward by path prefix and relay streams as they come.

@@ -1,4 +1,5 @@
 import type { Figure } from './report.js';
+import { ratio } from './stats.js';
 
 /** One target of issue 8 and whether this run met it. */
 export interface Target {
@@ -93,13 +94,8 @@ export function toTargets(figures: Readonly<Record<string, Figure>>): Target[] {
 }
 
 function toReferenceValues(figure: Figure, field: Rule['field']): Target['references'] {
-  const value = (reference: number | null): number | null => {
-    if (reference === null || field === 'autotier') return reference;
-    const portkey = figure.portkey;
-    return portkey === undefined || portkey === null || portkey <= 0
-      ? null
-      : Math.round((reference / portkey) * 1000) / 1000;
-  };
+  const value = (reference: number | null): number | null =>
+    field === 'autotier' ? reference : ratio(reference, figure.portkey);
   const references: NonNullable<Target['references']> = {};
   if (figure.nginx !== undefined) references.nginx = value(figure.nginx);
   if (figure.nodeFloor !== undefined) references.nodeFloor = value(figure.nodeFloor);

@@ -1,10 +1,10 @@
 import type { BenchData, MemoryReadings, Unavailable } from './bench-data.js';
 import type { Frontier } from './measure-frontier.js';
 import { CORPORA, PROMPT_SIZES, type PromptSize } from './measure-local-costs.js';
-import type { StreamCapacity } from './measure-streams.js';
+import type { AddedStreamLatency, StreamCapacity } from './measure-streams.js';
 import { toTargets, type Target } from './report-targets.js';
 import type { RouteName } from './routes.js';
-import { round3 } from './stats.js';
+import { ratio, round3 } from './stats.js';
 
 /** One figure of the bench: ours, Portkey's measured in the same run, and autotier / Portkey. */
 export interface Figure {
@@ -24,12 +24,6 @@ export type { Target } from './report-targets.js';
 export interface Report {
   figures: Record<string, Figure>;
   targets: Target[];
-}
-
-function ratio(ours: number | null | undefined, theirs: number | null | undefined): number | null {
-  if (ours === null || ours === undefined || theirs === null || theirs === undefined || theirs <= 0)
-    return null;
-  return Math.round((ours / theirs) * 1000) / 1000;
 }
 
 function figure(
@@ -59,6 +53,18 @@ function referencesOf<T>(
   return references;
 }
 
+/** One measurement of a run's routes: route `ours` beside Portkey and the reference proxies. */
+function compared<T>(
+  label: string,
+  unit: string,
+  routes: Partial<Record<RouteName, T>>,
+  ours: RouteName,
+  value: (route: T) => number | undefined,
+): Figure {
+  const of = (route: T | undefined): number | null => (route === undefined ? null : (value(route) ?? null));
+  return figure(label, unit, of(routes[ours]), of(routes.portkey), referencesOf(routes, value));
+}
+
 function isUnavailable(value: object): value is Unavailable {
   return 'unavailable' in value;
 }
@@ -81,28 +87,26 @@ function addOverhead(figures: Record<string, Figure>, data: BenchData): void {
     ['tier_simple', 'autotier', 'tier:SIMPLE'],
     ['auto', 'autotier-auto', 'auto (local classifier)'],
   ] as const) {
-    const ours = zero.routes[route];
-    const theirs = zero.routes.portkey;
-    figures[`c1.${key}.added_p50_ms`] = figure(
+    figures[`c1.${key}.added_p50_ms`] = compared(
       `${label} added p50`,
       'ms',
-      ours?.addedP50Ms ?? null,
-      theirs?.addedP50Ms ?? null,
-      referencesOf(zero.routes, (route) => route.addedP50Ms),
+      zero.routes,
+      route,
+      (run) => run.addedP50Ms,
     );
-    figures[`c1.${key}.added_p99_ms`] = figure(
+    figures[`c1.${key}.added_p99_ms`] = compared(
       `${label} added p99`,
       'ms',
-      ours?.addedP99Ms ?? null,
-      theirs?.addedP99Ms ?? null,
-      referencesOf(zero.routes, (route) => route.addedP99Ms),
+      zero.routes,
+      route,
+      (run) => run.addedP99Ms,
     );
-    figures[`c1.${key}.cpu_us_per_request`] = figure(
+    figures[`c1.${key}.cpu_us_per_request`] = compared(
       `${label} router CPU per request`,
       'us',
-      ours?.cpuUsPerRequest ?? null,
-      theirs?.cpuUsPerRequest ?? null,
-      referencesOf(zero.routes, (route) => route.cpuUsPerRequest),
+      zero.routes,
+      route,
+      (run) => run.cpuUsPerRequest,
     );
   }
   figures['c1_realistic.direct.p50_ms'] = figure(
@@ -110,21 +114,19 @@ function addOverhead(figures: Record<string, Figure>, data: BenchData): void {
     'ms',
     realistic.direct.p50Ms,
   );
-  const ours = realistic.routes.autotier;
-  const theirs = realistic.routes.portkey;
-  figures['c1_realistic.tier.added_p50_ms'] = figure(
+  figures['c1_realistic.tier.added_p50_ms'] = compared(
     'pinned deployment added p50',
     'ms',
-    ours?.addedP50Ms ?? null,
-    theirs?.addedP50Ms ?? null,
-    referencesOf(realistic.routes, (route) => route.addedP50Ms),
+    realistic.routes,
+    'autotier',
+    (run) => run.addedP50Ms,
   );
-  figures['c1_realistic.tier.added_p99_ms'] = figure(
+  figures['c1_realistic.tier.added_p99_ms'] = compared(
     'pinned deployment added p99',
     'ms',
-    ours?.addedP99Ms ?? null,
-    theirs?.addedP99Ms ?? null,
-    referencesOf(realistic.routes, (route) => route.addedP99Ms),
+    realistic.routes,
+    'autotier',
+    (run) => run.addedP99Ms,
   );
 }
 
@@ -164,43 +166,21 @@ function held(capacity: StreamCapacity | undefined): number | null {
 }
 
 function addStreams(figures: Record<string, Figure>, data: BenchData): void {
-  const ours = data.streams.latency.routes.autotier;
-  const theirs = data.streams.latency.routes.portkey;
-  figures['stream.added_ttft_p50_ms'] = figure(
-    'added TTFT p50',
-    'ms',
-    ours?.addedTtftP50Ms ?? null,
-    theirs?.addedTtftP50Ms ?? null,
-    referencesOf(data.streams.latency.routes, (route) => route.addedTtftP50Ms),
-  );
-  figures['stream.added_ttft_p99_ms'] = figure(
-    'added TTFT p99',
-    'ms',
-    ours?.addedTtftP99Ms ?? null,
-    theirs?.addedTtftP99Ms ?? null,
-    referencesOf(data.streams.latency.routes, (route) => route.addedTtftP99Ms),
-  );
-  figures['stream.added_gap_p50_ms'] = figure(
-    'added inter-chunk gap p50',
-    'ms',
-    ours?.addedGapP50Ms ?? null,
-    theirs?.addedGapP50Ms ?? null,
-    referencesOf(data.streams.latency.routes, (route) => route.addedGapP50Ms),
-  );
-  figures['stream.cpu_us_per_chunk'] = figure(
-    'router CPU per content chunk relayed',
-    'us',
-    ours?.cpuUsPerChunk ?? null,
-    theirs?.cpuUsPerChunk ?? null,
-    referencesOf(data.streams.latency.routes, (route) => route.cpuUsPerChunk),
-  );
-  figures['stream.added_gap_p99_ms'] = figure(
-    'added inter-chunk gap p99',
-    'ms',
-    ours?.addedGapP99Ms ?? null,
-    theirs?.addedGapP99Ms ?? null,
-    referencesOf(data.streams.latency.routes, (route) => route.addedGapP99Ms),
-  );
+  const { routes } = data.streams.latency;
+  const streamFigures = [
+    ['added_ttft_p50_ms', 'added TTFT p50', 'ms', (run) => run.addedTtftP50Ms],
+    ['added_ttft_p99_ms', 'added TTFT p99', 'ms', (run) => run.addedTtftP99Ms],
+    ['added_gap_p50_ms', 'added inter-chunk gap p50', 'ms', (run) => run.addedGapP50Ms],
+    ['added_gap_p99_ms', 'added inter-chunk gap p99', 'ms', (run) => run.addedGapP99Ms],
+    ['cpu_us_per_chunk', 'router CPU per content chunk relayed', 'us', (run) => run.cpuUsPerChunk],
+  ] as const satisfies readonly (readonly [
+    string,
+    string,
+    string,
+    (run: AddedStreamLatency) => number | undefined,
+  ])[];
+  for (const [key, label, unit, value] of streamFigures)
+    figures[`stream.${key}`] = compared(label, unit, routes, 'autotier', value);
   const { capacity } = data.streams;
   figures['stream.direct.held_streams'] = figure(
     'direct: concurrent streams without a stall',

@@ -19,3 +19,10 @@ export function rotate<T>(items: readonly T[], by: number): T[] {
   const shift = by % Math.max(1, items.length);
   return [...items.slice(shift), ...items.slice(0, shift)];
 }
+
+/** ours / theirs to 3 decimals; null when either is missing or theirs is not positive. */
+export function ratio(ours: number | null | undefined, theirs: number | null | undefined): number | null {
+  if (ours === null || ours === undefined || theirs === null || theirs === undefined || theirs <= 0)
+    return null;
+  return Math.round((ours / theirs) * 1000) / 1000;
+}
