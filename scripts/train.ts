@@ -2,10 +2,12 @@
  * Trains the local complexity model (issue 3).
  *
  *   npm run train -- <labeled.jsonl>... [--out src/classify/model/local-model.json] [--holdout <file>]
- *     [--holdout-share 0.2] [--seed 1] [--folds 5] [--no-signals] [--dry-run] [--oof /tmp/oof.jsonl]
+ *     [--reviewed eval/reviewed-labels.jsonl] [--holdout-share 0.2] [--seed 1] [--folds 5] [--no-signals]
+ *     [--dry-run] [--oof /tmp/oof.jsonl]
  *
  * Lines with `acceptable` are gold, the others weak (down-weighted, soft targets from the README's
- * agreement table). A fixed share of the gold examples, chosen by a hash of their id, plus every
+ * agreement table). A `--reviewed` file (id and label per line) replaces the label of the weak examples
+ * it lists with an annotator's reviewed label. A fixed share of the gold examples, chosen by a hash of their id, plus every
  * `--holdout` file, is never trained on: the script reports it separately. K-fold cross-validation
  * over the remaining gold examples fits the temperature and the decision policy.
  */
@@ -16,6 +18,7 @@ import { createLocalClassifier, DEFAULT_DECISION } from '../src/classify/local-c
 import { parseLocalModel, toLocalModelJson } from '../src/classify/local-model.js';
 import { crossValidate, type CrossValidationReport } from '../src/classify/train/cross-validation.js';
 import { readLabeledExamples, type LabeledExample } from '../src/classify/train/labeled-example.js';
+import { applyReviewedLabels, readReviewedLabels } from '../src/classify/train/reviewed-labels.js';
 import { LOCAL_MODES } from '../src/classify/train/mode-evaluation.js';
 import {
   DEFAULT_TRAINING_CONFIG,
@@ -37,8 +40,13 @@ const { values: flags, positionals: files } = parseArgs({
   options: {
     out: { type: 'string', default: 'src/classify/model/local-model.json' },
     holdout: { type: 'string', multiple: true, default: [] },
+    reviewed: { type: 'string', multiple: true, default: [] },
+    'reviewed-weight': { type: 'string', default: String(DEFAULT_TRAINING_CONFIG.reviewedWeight) },
+    'reviewed-source-cap': { type: 'string', default: String(DEFAULT_TRAINING_CONFIG.reviewedSourceCap) },
+    'reviewed-share': { type: 'string', default: String(DEFAULT_TRAINING_CONFIG.reviewedLabelShare) },
     'holdout-share': { type: 'string', default: '0.2' },
     seed: { type: 'string', default: '1' },
+    restarts: { type: 'string', default: String(DEFAULT_TRAINING_CONFIG.restarts) },
     folds: { type: 'string', default: '5' },
     'hash-bits': { type: 'string', default: String(DEFAULT_TRAINING_CONFIG.hashBits) },
     epochs: { type: 'string', default: String(DEFAULT_TRAINING_CONFIG.epochs) },
@@ -73,10 +81,13 @@ temperature, the blend and the decision policy.
 
   --out <file>            model file to write (default src/classify/model/local-model.json)
   --holdout <file>        extra file scored but never trained on (repeatable)
+  --reviewed <file>       reviewed labels ({"id","label"} per line) for weak examples (repeatable)
   --holdout-share <0..1>  share of the gold examples held out by a hash of the id (default 0.2)
   --seed <n>  --folds <n> cross-validation seed and folds (default 1, 5)
+  --restarts <n>          SGD runs from different seeds, weights averaged (default ${DEFAULT_TRAINING_CONFIG.restarts})
   --hash-bits <n> --epochs <n> --l2 <x> --learning-rate <x>
   --gold-weight <x> --weak-weight <x> --weak-source-cap <x>   training settings
+  --reviewed-weight <x> --reviewed-source-cap <x> --reviewed-share <0..1>
   --max-under <0..1>      under-routing the tuned decision must stay below (default 0.052)
   --min-weight <x>        rows with smaller weights are not stored (default 0.002)
   --no-signals            n-grams only (ablation)     --no-blend   no learned/heuristic blend
@@ -95,7 +106,11 @@ const config: TrainingConfig = {
   goldWeight: Number(flags['gold-weight']),
   weakWeight: Number(flags['weak-weight']),
   weakSourceCap: Number(flags['weak-source-cap']),
+  reviewedWeight: Number(flags['reviewed-weight']),
+  reviewedSourceCap: Number(flags['reviewed-source-cap']),
+  reviewedLabelShare: Number(flags['reviewed-share']),
   seed: Number(flags.seed),
+  restarts: Number(flags.restarts),
 };
 const log = (line: string): void => console.log(line);
 
@@ -119,7 +134,7 @@ function main(): void {
   }
   if (files.length === 0) throw new Error(USAGE);
   const share = Number(flags['holdout-share']);
-  const loaded = files.flatMap((file) => readLabeledExamples(file));
+  const loaded = withReviewedLabels(files.flatMap((file) => readLabeledExamples(file)));
   const holdoutSets = [
     {
       name: `hash split (${share} of gold)`,
@@ -156,6 +171,18 @@ function main(): void {
   mkdirSync(dirname(flags.out), { recursive: true });
   writeFileSync(flags.out, text);
   log(`wrote ${flags.out}`);
+}
+
+function withReviewedLabels(examples: LabeledExample[]): LabeledExample[] {
+  let result = examples;
+  for (const file of flags.reviewed) {
+    const applied = applyReviewedLabels(result, readReviewedLabels(file));
+    log(
+      `reviewed labels ${file}: ${applied.applied} weak examples relabeled (${applied.changed} changed tier), ${applied.unmatched.length} ids matched no weak example`,
+    );
+    result = applied.examples;
+  }
+  return result;
 }
 
 function runCrossValidation(
@@ -252,7 +279,9 @@ function toMetadata(context: {
 }): Record<string, unknown> {
   return {
     files: context.files.map((file) => file.replace(/^.*\//, '')),
+    reviewedLabels: flags.reviewed.map((file) => file.replace(/^.*\//, '')),
     trainingExamples: context.training.length,
+    reviewedTrainingExamples: context.training.filter((example) => example.reviewed).length,
     goldTrainingExamples: context.training.filter((example) => example.gold).length,
     heldOutExamples: context.holdout.length,
     config,

@@ -34,6 +34,11 @@ export interface TargetOptions {
   softenWeakLabels: boolean;
   /** Use WEAK_LABEL_REFINEMENTS for sources with difficulty levels. @default true */
   refineWeakLabels: boolean;
+  /**
+   * Share of a reviewed weak example's target on its reviewed label; the rest goes to the neighbouring
+   * tiers, as an annotator's misses are one tier off.
+   */
+  reviewedLabelShare: number;
 }
 
 /**
@@ -53,6 +58,7 @@ export function toTarget(example: LabeledExample, options: TargetOptions): numbe
       target[toTierRank(tier)] = (target[toTierRank(tier)] ?? 0) + (1 - share) / others.length;
     return target;
   }
+  if (example.reviewed) return spreadToNeighbours(rank, options.reviewedLabelShare);
   const refined = options.refineWeakLabels ? findRefinedTarget(example.source, example.native) : undefined;
   if (refined !== undefined) return refined;
   const agreement = options.softenWeakLabels ? WEAK_LABEL_AGREEMENT[example.source] : undefined;
@@ -61,5 +67,14 @@ export function toTarget(example: LabeledExample, options: TargetOptions): numbe
   const neighbours = rank >= 2 ? [rank - 1] : rank === 0 ? [1] : [0, 2];
   for (const neighbour of neighbours)
     target[neighbour] = (target[neighbour] ?? 0) + (1 - keep) / neighbours.length;
+  return target;
+}
+
+/** `keep` on `rank`, the rest split between the tiers next to it. */
+function spreadToNeighbours(rank: number, keep: number): number[] {
+  const target = [0, 0, 0, 0];
+  target[rank] = keep;
+  const neighbours = [rank - 1, rank + 1].filter((neighbour) => neighbour >= 0 && neighbour < 4);
+  for (const neighbour of neighbours) target[neighbour] = (1 - keep) / neighbours.length;
   return target;
 }

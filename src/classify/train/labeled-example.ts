@@ -34,6 +34,11 @@ export interface LabeledExample {
   source: string;
   /** True when the line carries `acceptable`: gold labels; weak lines (train-weak.jsonl) have none. */
   gold: boolean;
+  /**
+   * A weak example whose label an annotator reviewed against the rubric (`--reviewed` files of
+   * `npm run train`): trained on like a gold label, but never scored as one.
+   */
+  reviewed: boolean;
   /** The weak source's own categories and difficulty levels (`native` in train-weak.jsonl). */
   native: Readonly<Record<string, unknown>>;
   /** File the example came from. */
@@ -53,6 +58,7 @@ export function toLabeledExample(value: unknown, file: string, index: number): L
     acceptable: line.acceptable ?? [line.label],
     source: line.source ?? 'unknown',
     gold: line.acceptable !== undefined,
+    reviewed: false,
     native: line.native ?? {},
     file,
   };

@@ -42,9 +42,20 @@ export interface TrainingConfig {
    */
   weakSourceCap: number;
   goldLabelShare: number;
+  /** Loss weight of a weak example whose label was reviewed (`--reviewed`), before the source cap. */
+  reviewedWeight: number;
+  /** Largest total weight of one source's reviewed examples, as `weakSourceCap` for the weak ones. */
+  reviewedSourceCap: number;
+  reviewedLabelShare: number;
   softenWeakLabels: boolean;
   refineWeakLabels: boolean;
   seed: number;
+  /**
+   * SGD runs from different seeds whose weights are averaged (one linear model, same size). With the
+   * reviewed labels, one run's cross-validated `local` exact moved 67.5-71.8% with the seed alone;
+   * averaging 8 runs gave 69.8% for seed 1 (4 runs: 68.8%, one run: 67.5%). @default 8
+   */
+  restarts: number;
 }
 
 export const DEFAULT_TRAINING_CONFIG: TrainingConfig = Object.freeze({
@@ -57,9 +68,13 @@ export const DEFAULT_TRAINING_CONFIG: TrainingConfig = Object.freeze({
   weakWeight: 1,
   weakSourceCap: 150,
   goldLabelShare: 0.8,
+  reviewedWeight: 1,
+  reviewedSourceCap: 400,
+  reviewedLabelShare: 0.85,
   softenWeakLabels: true,
   refineWeakLabels: true,
   seed: 1,
+  restarts: 8,
 });
 
 /** Every example encoded once; folds and the final fit select rows from it. */
@@ -83,12 +98,14 @@ export function prepareData(examples: readonly LabeledExample[], config: Trainin
   const targets = new Float32Array(examples.length * 4);
   const sampleWeights = new Float32Array(examples.length);
   const weakCounts = new Map<string, number>();
-  for (const { gold, source } of examples)
-    if (!gold) weakCounts.set(source, (weakCounts.get(source) ?? 0) + 1);
+  const reviewedCounts = new Map<string, number>();
+  for (const { gold, reviewed, source } of examples) {
+    const counts = reviewed ? reviewedCounts : weakCounts;
+    if (!gold) counts.set(source, (counts.get(source) ?? 0) + 1);
+  }
   examples.forEach((example, index) => {
     targets.set(toTarget(example, config), index * 4);
-    const sourceShare = Math.min(1, config.weakSourceCap / (weakCounts.get(example.source) ?? 1));
-    sampleWeights[index] = example.gold ? config.goldWeight : config.weakWeight * sourceShare;
+    sampleWeights[index] = toSampleWeight(example, config, example.reviewed ? reviewedCounts : weakCounts);
   });
   return {
     encoded,
@@ -98,6 +115,18 @@ export function prepareData(examples: readonly LabeledExample[], config: Trainin
     targets,
     sampleWeights,
   };
+}
+
+/** Gold at `goldWeight`; weak and reviewed examples share their source's cap. */
+function toSampleWeight(
+  example: LabeledExample,
+  config: TrainingConfig,
+  sourceCounts: ReadonlyMap<string, number>,
+): number {
+  if (example.gold) return config.goldWeight;
+  const count = sourceCounts.get(example.source) ?? 1;
+  if (example.reviewed) return config.reviewedWeight * Math.min(1, config.reviewedSourceCap / count);
+  return config.weakWeight * Math.min(1, config.weakSourceCap / count);
 }
 
 /** Trains on the listed examples only. */
@@ -112,16 +141,37 @@ export function fitWeights(
     targets.set(data.targets.subarray(index * 4, index * 4 + 4), position * 4);
     sampleWeights[position] = data.sampleWeights[index] ?? 1;
   });
-  return trainSoftmax(
-    { features: selectRows(data.matrix, indices), targets, sampleWeights },
-    {
+  const training = { features: selectRows(data.matrix, indices), targets, sampleWeights };
+  const runs = Array.from({ length: Math.max(1, config.restarts) }, (_, run) =>
+    trainSoftmax(training, {
       rows: data.layout.rows,
       epochs: config.epochs,
       learningRate: config.learningRate,
       l2: config.l2,
-      seed: config.seed,
-    },
+      seed: config.seed + RESTART_SEED_STEP * run,
+    }),
   );
+  return averageWeights(runs);
+}
+
+/** Seeds of the restarts are this far apart, so `--seed 2` shares no run with `--seed 1`. */
+const RESTART_SEED_STEP = 7919;
+
+/** The mean of several runs' weights and biases; one run is returned as it is. */
+export function averageWeights(runs: readonly SoftmaxWeights[]): SoftmaxWeights {
+  const [first, ...rest] = runs;
+  if (first === undefined) throw new Error('averageWeights needs at least one run');
+  if (rest.length === 0) return first;
+  const weights = Float32Array.from(first.weights);
+  const bias = [...first.bias];
+  for (const run of rest) {
+    for (let cell = 0; cell < weights.length; cell += 1)
+      weights[cell] = (weights[cell] ?? 0) + (run.weights[cell] ?? 0);
+    run.bias.forEach((value, tier) => (bias[tier] = (bias[tier] ?? 0) + value));
+  }
+  const scale = 1 / runs.length;
+  for (let cell = 0; cell < weights.length; cell += 1) weights[cell] = (weights[cell] ?? 0) * scale;
+  return { weights, bias: bias.map((value) => value * scale) };
 }
 
 /** Uncalibrated logits of one prepared example under `weights` (the trainer's view, before quantization). */

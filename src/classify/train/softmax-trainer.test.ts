@@ -6,7 +6,13 @@ import { TIERS, type Tier } from '../../shared/tier.js';
 import { createLocalClassifier } from '../local-classifier.js';
 import { parseLocalModel, toLocalModelJson } from '../local-model.js';
 import { readLabeledExamples } from './labeled-example.js';
-import { DEFAULT_TRAINING_CONFIG, fitWeights, prepareData, toLocalModel } from './model-fitting.js';
+import {
+  averageWeights,
+  DEFAULT_TRAINING_CONFIG,
+  fitWeights,
+  prepareData,
+  toLocalModel,
+} from './model-fitting.js';
 import { createSeededRandom } from './random.js';
 
 /** A made-up word decides the tier; the rest is filler the model must learn to ignore. */
@@ -67,5 +73,42 @@ describe('softmax trainer', () => {
     const file = join(directory, 'bad.jsonl');
     writeFileSync(file, '{"label":"SIMPLE","prompt":"hi"}\n{"label":"SIMPLE"}\n');
     expect(() => readLabeledExamples(file)).toThrow(/bad\.jsonl:2/);
+  });
+
+  it('averages the weights and biases of several runs, and returns a single run as it is', () => {
+    const one = { weights: Float32Array.from([1, 2, 3, 4]), bias: [0, 1, 2, 3] };
+    const two = { weights: Float32Array.from([3, 2, 1, 0]), bias: [2, 1, 0, -1] };
+    expect(averageWeights([one])).toBe(one);
+    const mean = averageWeights([one, two]);
+    expect(Array.from(mean.weights)).toEqual([2, 2, 2, 2]);
+    expect(mean.bias).toEqual([1, 1, 1, 1]);
+    expect(Array.from(one.weights)).toEqual([1, 2, 3, 4]);
+    expect(() => averageWeights([])).toThrow(/at least one run/);
+  });
+
+  it('with restarts, fits the mean of the runs from spread seeds', () => {
+    const random = createSeededRandom(3);
+    const lines = TIERS.flatMap((tier) =>
+      Array.from({ length: 10 }, (_, index) =>
+        JSON.stringify({
+          id: `${tier}-${index}`,
+          prompt: toyPrompt(tier, random),
+          label: tier,
+          acceptable: [tier],
+        }),
+      ),
+    );
+    const file = join(directory, 'restarts.jsonl');
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const examples = readLabeledExamples(file);
+    const all = examples.map((_, index) => index);
+    const base = { ...DEFAULT_TRAINING_CONFIG, hashBits: 10, useSignals: false, epochs: 3, restarts: 1 };
+    const data = prepareData(examples, base);
+    const runs = [0, 1, 2].map((run) => fitWeights(data, all, { ...base, seed: 5 + 7919 * run }));
+    const averaged = fitWeights(data, all, { ...base, seed: 5, restarts: 3 });
+    const expected = averageWeights(runs);
+    expect(Array.from(averaged.weights)).toEqual(Array.from(expected.weights));
+    expect(averaged.bias).toEqual(expected.bias);
+    expect(Array.from(averaged.weights)).not.toEqual(Array.from(runs[0]?.weights ?? []));
   });
 });
