@@ -60,6 +60,8 @@ const { values: flags, positionals: files } = parseArgs({
      * (sqrt(0.06 * 0.94 / 900) = 0.008), so the chosen policy stays under 6% on unseen prompts too.
      */
     'max-under': { type: 'string', default: '0.052' },
+    /** Sources whose gold examples do not tune the decision (they still train and are scored). */
+    'tune-exclude-source': { type: 'string', multiple: true, default: [] },
     'min-weight': { type: 'string', default: '0.002' },
     'no-signals': { type: 'boolean', default: false },
     /** Skips the learned/heuristic blend of `local` mode (the ablation). */
@@ -89,6 +91,7 @@ temperature, the blend and the decision policy.
   --gold-weight <x> --weak-weight <x> --weak-source-cap <x>   training settings
   --reviewed-weight <x> --reviewed-source-cap <x> --reviewed-share <0..1>
   --max-under <0..1>      under-routing the tuned decision must stay below (default 0.052)
+  --tune-exclude-source <s>  gold examples of this source do not tune the decision (repeatable)
   --min-weight <x>        rows with smaller weights are not stored (default 0.002)
   --no-signals            n-grams only (ablation)     --no-blend   no learned/heuristic blend
   --no-cv                 skip cross-validation       --dry-run    do not write the model
@@ -135,14 +138,22 @@ function main(): void {
   if (files.length === 0) throw new Error(USAGE);
   const share = Number(flags['holdout-share']);
   const loaded = withReviewedLabels(files.flatMap((file) => readLabeledExamples(file)));
+  const hashSplit = loaded.filter((example) => isHeldOut(example, share));
+  const excluded = flags['tune-exclude-source'];
   const holdoutSets = [
-    {
-      name: `hash split (${share} of gold)`,
-      examples: loaded.filter((example) => isHeldOut(example, share)),
-    },
-    ...flags.holdout.map((file) => ({ name: file, examples: readLabeledExamples(file) })),
+    { name: `hash split (${share} of gold)`, examples: hashSplit },
+    ...(excluded.length === 0
+      ? []
+      : [
+          {
+            name: `hash split, sources other than ${excluded.join(', ')}`,
+            examples: hashSplit.filter((example) => !excluded.includes(example.source)),
+          },
+        ]),
   ];
-  const holdout = holdoutSets.flatMap(({ examples }) => examples);
+  const holdoutFiles = flags.holdout.map((file) => ({ name: file, examples: readLabeledExamples(file) }));
+  holdoutSets.push(...holdoutFiles);
+  const holdout = [...hashSplit, ...holdoutFiles.flatMap(({ examples }) => examples)];
   const training = loaded.filter((example) => !isHeldOut(example, share));
   log(
     `examples: ${training.length} for training (${training.filter((e) => e.gold).length} gold), ${holdout.length} held out`,
@@ -199,6 +210,10 @@ function runCrossValidation(
     },
     heuristicPolicy: DEFAULT_DECISION,
     blend: !flags['no-blend'],
+    tuneOn:
+      flags['tune-exclude-source'].length === 0
+        ? undefined
+        : (example) => !flags['tune-exclude-source'].includes(example.source),
     log,
   });
   const mean = report.foldExact.reduce((sum, value) => sum + value, 0) / report.foldExact.length;
@@ -209,6 +224,11 @@ function runCrossValidation(
     `  local exact per fold: ${report.foldExact.map((value) => (100 * value).toFixed(1)).join(' ')}; mean ${(100 * mean).toFixed(1)}%`,
   );
   formatModes('cross-validation (pooled out-of-fold):', report.pooled);
+  if (report.tunedSubset !== undefined)
+    formatModes(
+      `cross-validation, the ${report.tunedSubset.count} examples the decision was tuned on (sources other than ${flags['tune-exclude-source'].join(', ')}):`,
+      report.tunedSubset.metrics,
+    );
   if (flags.oof !== undefined) writeOutOfFold(flags.oof, report);
   return report;
 }

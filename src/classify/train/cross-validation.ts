@@ -9,6 +9,7 @@ import { crossFitBlend } from './blend-fitting.js';
 import { fitTemperature, tuneDecision, type DecisionTuning } from './calibration.js';
 import { fitWeights, toLogitsOf, type PreparedData, type TrainingConfig } from './model-fitting.js';
 import { scoreModes, toModeProbabilities, type ModePolicies, type ScoredItem } from './mode-evaluation.js';
+import type { LabeledExample } from './labeled-example.js';
 import { hashId } from './random.js';
 import type { TierMetrics } from './tier-metrics.js';
 
@@ -19,6 +20,11 @@ export interface CrossValidationOptions {
   heuristicPolicy: DecisionPolicy;
   /** Fit a `TierBlend` of the learned and heuristic probabilities for `local` mode. */
   blend: boolean;
+  /**
+   * Gold examples the decision policy is tuned on (default: all). Our own written prompts are easier
+   * than real ones, so tuning on real prompts only keeps the under-routing limit honest for real traffic.
+   */
+  tuneOn?: ((example: LabeledExample) => boolean) | undefined;
   log: (line: string) => void;
 }
 
@@ -35,6 +41,8 @@ export interface CrossValidationReport {
   blend: TierBlend | undefined;
   /** Every gold example with its calibrated out-of-fold probabilities, for error analysis. */
   items: readonly ScoredItem[];
+  /** Out-of-fold metrics of the examples the policy was tuned on (`tuneOn`), when that is a subset. */
+  tunedSubset: { count: number; metrics: Record<LocalMode, TierMetrics> } | undefined;
 }
 
 /** Fold of a gold example: a hash of its id, so the folds do not depend on file order. */
@@ -77,9 +85,11 @@ export function crossValidate(
     const blend = blends?.perFold[foldOf(index)];
     return [{ encoded, probabilities: toModeProbabilities(encoded, probabilities, blend) }];
   });
+  const tuneItems =
+    options.tuneOn === undefined ? items : items.filter(({ encoded }) => options.tuneOn?.(encoded.example));
   const tuned = tuneDecision(
-    items.map((item) => item.probabilities.local),
-    items.map(({ encoded }) => ({
+    tuneItems.map((item) => item.probabilities.local),
+    tuneItems.map(({ encoded }) => ({
       label: encoded.example.label,
       acceptable: encoded.example.acceptable,
       source: encoded.example.source,
@@ -99,6 +109,10 @@ export function crossValidate(
     foldExact,
     candidates: tuned.candidates,
     items,
+    tunedSubset:
+      tuneItems.length === items.length
+        ? undefined
+        : { count: tuneItems.length, metrics: scoreModes(tuneItems, policies) },
   };
 }
 

@@ -20,9 +20,14 @@ const labeledLineSchema = z
     source: z.string().optional(),
     lang: z.string().optional(),
     native: z.record(z.string(), z.unknown()).optional(),
+    /** An annotator's reviewed label: trained on like gold, never scored (see `LabeledExample.reviewed`). */
+    reviewed: z.boolean().optional(),
   })
   .refine((line) => line.prompt !== undefined || line.messages !== undefined, {
     message: 'needs `prompt` or `messages`',
+  })
+  .refine((line) => line.reviewed !== true || line.acceptable === undefined, {
+    message: 'a `reviewed` line is trained on, not scored: it cannot carry gold `acceptable` tiers',
   });
 
 export interface LabeledExample {
@@ -35,8 +40,9 @@ export interface LabeledExample {
   /** True when the line carries `acceptable`: gold labels; weak lines (train-weak.jsonl) have none. */
   gold: boolean;
   /**
-   * A weak example whose label an annotator reviewed against the rubric (`--reviewed` files of
-   * `npm run train`): trained on like a gold label, but never scored as one.
+   * A label an annotator reviewed against the rubric, for training only: a weak example relabeled by a
+   * `--reviewed` file of `npm run train`, or a line with `"reviewed": true`. Trained on like a gold
+   * label, but never held out or scored as one.
    */
   reviewed: boolean;
   /** The weak source's own categories and difficulty levels (`native` in train-weak.jsonl). */
@@ -58,7 +64,7 @@ export function toLabeledExample(value: unknown, file: string, index: number): L
     acceptable: line.acceptable ?? [line.label],
     source: line.source ?? 'unknown',
     gold: line.acceptable !== undefined,
-    reviewed: false,
+    reviewed: line.reviewed === true,
     native: line.native ?? {},
     file,
   };

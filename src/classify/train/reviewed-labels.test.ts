@@ -130,4 +130,24 @@ describe('reviewed labels', () => {
         .every((count) => count === 0),
     ).toBe(true);
   });
+
+  it('reads labeled lines marked `reviewed` as training-only examples, never gold', () => {
+    const file = writeLines('written.jsonl', [
+      {
+        id: 'r1',
+        prompt: 'prove that sqrt 2 is irrational',
+        label: 'EXPERT',
+        reviewed: true,
+        source: 'ours',
+      },
+      { id: 'r2', prompt: 'hi', label: 'SIMPLE' },
+    ]);
+    const [reviewed, weak] = readLabeledExamples(file);
+    expect(reviewed).toMatchObject({ id: 'r1', reviewed: true, gold: false, label: 'EXPERT' });
+    expect(weak).toMatchObject({ id: 'r2', reviewed: false, gold: false });
+    const both = writeLines('both.jsonl', [
+      { id: 'r3', prompt: 'hi', label: 'SIMPLE', reviewed: true, acceptable: ['SIMPLE'] },
+    ]);
+    expect(() => readLabeledExamples(both)).toThrow(/both\.jsonl:1:[\s\S]*cannot carry gold `acceptable`/);
+  });
 });

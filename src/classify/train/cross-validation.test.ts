@@ -1,0 +1,69 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { TIERS, type Tier } from '../../shared/tier.js';
+import { DEFAULT_DECISION } from '../local-classifier.js';
+import { crossValidate } from './cross-validation.js';
+import { readLabeledExamples } from './labeled-example.js';
+import { DEFAULT_TRAINING_CONFIG, prepareData } from './model-fitting.js';
+import { createSeededRandom } from './random.js';
+
+const MARKERS: Record<Tier, string> = { SIMPLE: 'zork', MODERATE: 'blip', COMPLEX: 'quux', EXPERT: 'frob' };
+const directory = mkdtempSync(join(tmpdir(), 'autotier-cv-'));
+afterAll(() => rmSync(directory, { recursive: true, force: true }));
+
+/** Gold lines from two sources; `ours` prompts carry their tier's marker, `real` ones only sometimes. */
+function goldFile(): string {
+  const random = createSeededRandom(11);
+  const lines = ['real', 'ours'].flatMap((source) =>
+    TIERS.flatMap((tier) =>
+      Array.from({ length: 12 }, (_, index) => {
+        const marked = source === 'ours' || random() < 0.6;
+        return JSON.stringify({
+          id: `${source}-${tier}-${index}`,
+          prompt: `${marked ? MARKERS[tier] : 'lorem'} ipsum dolor ${index % 3}`,
+          label: tier,
+          acceptable: [tier],
+          source,
+        });
+      }),
+    ),
+  );
+  const file = join(directory, 'gold.jsonl');
+  writeFileSync(file, `${lines.join('\n')}\n`);
+  return file;
+}
+
+describe('cross-validation', () => {
+  const examples = readLabeledExamples(goldFile());
+  const config = { ...DEFAULT_TRAINING_CONFIG, hashBits: 10, useSignals: false, epochs: 5, restarts: 1 };
+  const data = prepareData(examples, config);
+  const split = { weak: [], gold: examples.map((_, index) => index) };
+  const run = (tuneOn?: (source: string) => boolean) =>
+    crossValidate(data, split, {
+      folds: 3,
+      config,
+      tuning: { maxUnder: 0.1, penalties: [0, 1, 2, 4] },
+      heuristicPolicy: DEFAULT_DECISION,
+      blend: false,
+      tuneOn: tuneOn === undefined ? undefined : (example) => tuneOn(example.source),
+      log: () => undefined,
+    });
+
+  it('tunes the decision on every gold example by default', () => {
+    const report = run();
+    expect(report.pooled.local.count).toBe(96);
+    expect(report.tunedSubset).toBeUndefined();
+    for (const { metrics } of report.candidates) expect(metrics.count).toBe(96);
+  });
+
+  it('tunes only on the examples `tuneOn` keeps, and scores that subset apart', () => {
+    const report = run((source) => source === 'real');
+    expect(report.pooled.local.count).toBe(96);
+    expect(report.tunedSubset?.count).toBe(48);
+    for (const { metrics } of report.candidates) expect(metrics.count).toBe(48);
+    // the real prompts are the harder half: their out-of-fold accuracy is below the pooled one
+    expect(report.tunedSubset?.metrics.learned.exact).toBeLessThan(report.pooled.learned.exact);
+  });
+});
