@@ -66,4 +66,8 @@ describe('cross-validation', () => {
     // the real prompts are the harder half: their out-of-fold accuracy is below the pooled one
     expect(report.tunedSubset?.metrics.learned.exact).toBeLessThan(report.pooled.learned.exact);
   });
+
+  it('refuses to tune on an empty subset instead of falling back to the lowest penalty', () => {
+    expect(() => run(() => false)).toThrow(/no gold example is left to tune the decision on/);
+  });
 });

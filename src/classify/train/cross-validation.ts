@@ -87,6 +87,8 @@ export function crossValidate(
   });
   const tuneItems =
     options.tuneOn === undefined ? items : items.filter(({ encoded }) => options.tuneOn?.(encoded.example));
+  if (tuneItems.length === 0)
+    throw new Error('no gold example is left to tune the decision on: every one is excluded from tuning');
   const tuned = tuneDecision(
     tuneItems.map((item) => item.probabilities.local),
     tuneItems.map(({ encoded }) => ({
