@@ -2,14 +2,16 @@
  * Trains the local complexity model (issue 3).
  *
  *   npm run train -- <labeled.jsonl>... [--out src/classify/model/local-model.json] [--holdout <file>]
- *     [--reviewed eval/reviewed-labels.jsonl] [--holdout-share 0.2] [--seed 1] [--folds 5] [--no-signals]
- *     [--dry-run] [--oof /tmp/oof.jsonl]
+ *     [--reviewed eval/reviewed-weak-labels.jsonl] [--tune-exclude-source autotier] [--holdout-share 0.2]
+ *     [--seed 1] [--folds 5] [--no-signals] [--dry-run] [--oof /tmp/oof.jsonl]
  *
- * Lines with `acceptable` are gold, the others weak (down-weighted, soft targets from the README's
- * agreement table). A `--reviewed` file (id and label per line) replaces the label of the weak examples
- * it lists with an annotator's reviewed label. A fixed share of the gold examples, chosen by a hash of their id, plus every
- * `--holdout` file, is never trained on: the script reports it separately. K-fold cross-validation
- * over the remaining gold examples fits the temperature and the decision policy.
+ * Lines with `acceptable` are gold, lines with `"reviewed": true` are reviewed (trained on like gold,
+ * never scored), the others weak (down-weighted, soft targets from the README's agreement table). A
+ * `--reviewed` file (id and label per line) gives the weak examples it lists an annotator's reviewed
+ * label. A fixed share of the gold examples, chosen by a hash of their id, plus every `--holdout` file,
+ * is never trained on: the script reports it separately. K-fold cross-validation over the remaining
+ * gold examples fits the temperature and the decision policy (on the sources `--tune-exclude-source`
+ * leaves).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';

@@ -42,7 +42,7 @@ export interface TrainingConfig {
    */
   weakSourceCap: number;
   goldLabelShare: number;
-  /** Loss weight of a weak example whose label was reviewed (`--reviewed`), before the source cap. */
+  /** Loss weight of a reviewed example (a `--reviewed` weak one or a `"reviewed": true` line), before the source cap. */
   reviewedWeight: number;
   /** Largest total weight of one source's reviewed examples, as `weakSourceCap` for the weak ones. */
   reviewedSourceCap: number;
