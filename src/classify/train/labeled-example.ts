@@ -72,17 +72,26 @@ export function toLabeledExample(value: unknown, file: string, index: number): L
 
 /** Reads a labeled JSONL file; a bad line fails with its file and line number. */
 export function readLabeledExamples(file: string): LabeledExample[] {
-  const lines = readFileSync(file, 'utf8').split('\n');
-  const examples: LabeledExample[] = [];
-  lines.forEach((line, index) => {
-    if (line.trim() === '') return;
-    try {
-      examples.push(toLabeledExample(JSON.parse(line) as unknown, file, index + 1));
-    } catch (error) {
-      throw new Error(`${file}:${index + 1}: ${error instanceof Error ? error.message : String(error)}`, {
-        cause: error,
-      });
-    }
-  });
-  return examples;
+  return readJsonLines(file, (value, line) => toLabeledExample(value, file, line));
+}
+
+/**
+ * Parses every non-blank line of a JSONL file with `parse` (given the value and its 1-based line
+ * number); invalid JSON or an error thrown by `parse` fails with the file and line number.
+ */
+export function readJsonLines<T>(file: string, parse: (value: unknown, line: number) => T): T[] {
+  const results: T[] = [];
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .forEach((text, index) => {
+      if (text.trim() === '') return;
+      try {
+        results.push(parse(JSON.parse(text) as unknown, index + 1));
+      } catch (error) {
+        throw new Error(`${file}:${index + 1}: ${error instanceof Error ? error.message : String(error)}`, {
+          cause: error,
+        });
+      }
+    });
+  return results;
 }

@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { TIERS, type Tier } from '../../shared/tier.js';
-import type { LabeledExample } from './labeled-example.js';
+import { readJsonLines, type LabeledExample } from './labeled-example.js';
 
 /**
  * One line of a reviewed-labels file: the id of a weak example and the tier an annotator gave it after
@@ -16,22 +15,11 @@ const reviewedLineSchema = z.looseObject({
 /** Reads a reviewed-labels JSONL file into id -> tier; a bad line or a repeated id fails with its line. */
 export function readReviewedLabels(file: string): Map<string, Tier> {
   const labels = new Map<string, Tier>();
-  readFileSync(file, 'utf8')
-    .split('\n')
-    .forEach((line, index) => {
-      if (line.trim() === '') return;
-      const where = `${file}:${index + 1}`;
-      let parsed: z.infer<typeof reviewedLineSchema>;
-      try {
-        parsed = reviewedLineSchema.parse(JSON.parse(line) as unknown);
-      } catch (error) {
-        throw new Error(`${where}: ${error instanceof Error ? error.message : String(error)}`, {
-          cause: error,
-        });
-      }
-      if (labels.has(parsed.id)) throw new Error(`${where}: id ${parsed.id} is listed twice`);
-      labels.set(parsed.id, parsed.label);
-    });
+  readJsonLines(file, (value) => {
+    const { id, label } = reviewedLineSchema.parse(value);
+    if (labels.has(id)) throw new Error(`id ${id} is listed twice`);
+    labels.set(id, label);
+  });
   return labels;
 }
 
