@@ -119,6 +119,10 @@ const config: TrainingConfig = {
 };
 const log = (line: string): void => console.log(line);
 
+/** `--tune-exclude-source`: gold examples of these sources train and are scored, but do not tune the decision. */
+const tuneExcluded = flags['tune-exclude-source'];
+const isTunedOn = (example: LabeledExample): boolean => !tuneExcluded.includes(example.source);
+
 /** Gold examples in the fixed holdout share: a hash of the id, independent of the seed and the file order. */
 function isHeldOut(example: LabeledExample, share: number): boolean {
   return example.gold && hashId(example.id) % 1000 < share * 1000;
@@ -141,15 +145,14 @@ function main(): void {
   const share = Number(flags['holdout-share']);
   const loaded = withReviewedLabels(files.flatMap((file) => readLabeledExamples(file)));
   const hashSplit = loaded.filter((example) => isHeldOut(example, share));
-  const excluded = flags['tune-exclude-source'];
   const holdoutSets = [
     { name: `hash split (${share} of gold)`, examples: hashSplit },
-    ...(excluded.length === 0
+    ...(tuneExcluded.length === 0
       ? []
       : [
           {
-            name: `hash split, sources other than ${excluded.join(', ')}`,
-            examples: hashSplit.filter((example) => !excluded.includes(example.source)),
+            name: `hash split, sources other than ${tuneExcluded.join(', ')}`,
+            examples: hashSplit.filter(isTunedOn),
           },
         ]),
   ];
@@ -212,10 +215,7 @@ function runCrossValidation(
     },
     heuristicPolicy: DEFAULT_DECISION,
     blend: !flags['no-blend'],
-    tuneOn:
-      flags['tune-exclude-source'].length === 0
-        ? undefined
-        : (example) => !flags['tune-exclude-source'].includes(example.source),
+    tuneOn: tuneExcluded.length === 0 ? undefined : isTunedOn,
     log,
   });
   const mean = report.foldExact.reduce((sum, value) => sum + value, 0) / report.foldExact.length;
@@ -228,7 +228,7 @@ function runCrossValidation(
   formatModes('cross-validation (pooled out-of-fold):', report.pooled);
   if (report.tunedSubset !== undefined)
     formatModes(
-      `cross-validation, the ${report.tunedSubset.count} examples the decision was tuned on (sources other than ${flags['tune-exclude-source'].join(', ')}):`,
+      `cross-validation, the ${report.tunedSubset.count} examples the decision was tuned on (sources other than ${tuneExcluded.join(', ')}):`,
       report.tunedSubset.metrics,
     );
   if (flags.oof !== undefined) writeOutOfFold(flags.oof, report);
