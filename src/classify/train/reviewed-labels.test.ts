@@ -5,7 +5,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createLocalClassifier } from '../local-classifier.js';
 import { toTarget } from './label-targets.js';
 import { readLabeledExamples, type LabeledExample } from './labeled-example.js';
-import { DEFAULT_TRAINING_CONFIG, fitWeights, prepareData, toLocalModel } from './model-fitting.js';
+import { trainToyModel } from '../../../test/helpers/toy-model.js';
+import { DEFAULT_TRAINING_CONFIG } from './model-fitting.js';
 import { applyReviewedLabels, compareReviewedLabels, readReviewedLabels } from './reviewed-labels.js';
 
 const directory = mkdtempSync(join(tmpdir(), 'autotier-reviewed-'));
@@ -86,18 +87,7 @@ describe('reviewed labels', () => {
   it('trains on the reviewed tier instead of the weak one', () => {
     const config = { ...DEFAULT_TRAINING_CONFIG, hashBits: 12, useSignals: false, epochs: 15 };
     const frobTier = (examples: LabeledExample[]): string => {
-      const data = prepareData(examples, config);
-      const weights = fitWeights(
-        data,
-        examples.map((_, index) => index),
-        config,
-      );
-      const model = toLocalModel(data, weights, {
-        temperature: 1,
-        decision: { underPenalty: 0 },
-        metadata: {},
-      });
-      const classifier = createLocalClassifier({ mode: 'learned', model });
+      const classifier = createLocalClassifier({ mode: 'learned', model: trainToyModel(examples, config) });
       return classifier.classifyLocal({ messages: [{ role: 'user', content: 'frob dolor sit' }] }).tier;
     };
     const weak = readLabeledExamples(weakFile());

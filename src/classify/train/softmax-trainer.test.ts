@@ -5,14 +5,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { TIERS, type Tier } from '../../shared/tier.js';
 import { createLocalClassifier } from '../local-classifier.js';
 import { parseLocalModel, toLocalModelJson } from '../local-model.js';
-import { readLabeledExamples } from './labeled-example.js';
-import {
-  averageWeights,
-  DEFAULT_TRAINING_CONFIG,
-  fitWeights,
-  prepareData,
-  toLocalModel,
-} from './model-fitting.js';
+import { readLabeledExamples, type LabeledExample } from './labeled-example.js';
+import { trainToyModel } from '../../../test/helpers/toy-model.js';
+import { averageWeights, DEFAULT_TRAINING_CONFIG, fitWeights, prepareData } from './model-fitting.js';
 import { createSeededRandom } from './random.js';
 
 /** A made-up word decides the tier; the rest is filler the model must learn to ignore. */
@@ -28,34 +23,29 @@ function toyPrompt(tier: Tier, random: () => number): string {
 const directory = mkdtempSync(join(tmpdir(), 'autotier-train-'));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
+/** Writes `perTier` gold toy lines of every tier to `name` and reads them back as labeled examples. */
+function readToyExamples(name: string, perTier: number, seed: number): LabeledExample[] {
+  const random = createSeededRandom(seed);
+  const lines = TIERS.flatMap((tier) =>
+    Array.from({ length: perTier }, (_, index) =>
+      JSON.stringify({
+        id: `${tier}-${index}`,
+        prompt: toyPrompt(tier, random),
+        label: tier,
+        acceptable: [tier],
+      }),
+    ),
+  );
+  const file = join(directory, name);
+  writeFileSync(file, `${lines.join('\n')}\n`);
+  return readLabeledExamples(file);
+}
+
 describe('softmax trainer', () => {
   it('learns a separable toy problem from a labeled JSONL file', () => {
-    const random = createSeededRandom(7);
-    const lines = TIERS.flatMap((tier) =>
-      Array.from({ length: 30 }, (_, index) =>
-        JSON.stringify({
-          id: `${tier}-${index}`,
-          prompt: toyPrompt(tier, random),
-          label: tier,
-          acceptable: [tier],
-        }),
-      ),
-    );
-    const file = join(directory, 'toy.jsonl');
-    writeFileSync(file, `${lines.join('\n')}\n`);
-    const examples = readLabeledExamples(file);
+    const examples = readToyExamples('toy.jsonl', 30, 7);
     const config = { ...DEFAULT_TRAINING_CONFIG, hashBits: 12, useSignals: false, epochs: 15 };
-    const data = prepareData(examples, config);
-    const weights = fitWeights(
-      data,
-      examples.map((_, index) => index),
-      config,
-    );
-    const trained = toLocalModel(data, weights, {
-      temperature: 1,
-      decision: { underPenalty: 0 },
-      metadata: {},
-    });
+    const trained = trainToyModel(examples, config);
     const model = parseLocalModel(JSON.parse(JSON.stringify(toLocalModelJson(trained, 0))) as unknown);
     const classifier = createLocalClassifier({ mode: 'learned', model });
     const fresh = createSeededRandom(99);
@@ -87,20 +77,7 @@ describe('softmax trainer', () => {
   });
 
   it('with restarts, fits the mean of the runs from spread seeds', () => {
-    const random = createSeededRandom(3);
-    const lines = TIERS.flatMap((tier) =>
-      Array.from({ length: 10 }, (_, index) =>
-        JSON.stringify({
-          id: `${tier}-${index}`,
-          prompt: toyPrompt(tier, random),
-          label: tier,
-          acceptable: [tier],
-        }),
-      ),
-    );
-    const file = join(directory, 'restarts.jsonl');
-    writeFileSync(file, `${lines.join('\n')}\n`);
-    const examples = readLabeledExamples(file);
+    const examples = readToyExamples('restarts.jsonl', 10, 3);
     const all = examples.map((_, index) => index);
     const base = { ...DEFAULT_TRAINING_CONFIG, hashBits: 10, useSignals: false, epochs: 3, restarts: 1 };
     const data = prepareData(examples, base);
