@@ -48,33 +48,26 @@ export interface TargetOptions {
  * ("one tier too high"), up from SIMPLE, split both ways from MODERATE.
  */
 export function toTarget(example: LabeledExample, options: TargetOptions): number[] {
-  const target = [0, 0, 0, 0];
   const rank = toTierRank(example.label);
   if (example.gold) {
-    const others = example.acceptable.filter((tier) => tier !== example.label);
-    const share = others.length > 0 ? options.goldLabelShare : 1;
-    target[rank] = share;
-    for (const tier of others)
-      target[toTierRank(tier)] = (target[toTierRank(tier)] ?? 0) + (1 - share) / others.length;
-    return target;
+    const others = example.acceptable.filter((tier) => tier !== example.label).map(toTierRank);
+    return spread(rank, others.length > 0 ? options.goldLabelShare : 1, others);
   }
-  if (example.reviewed) return spreadToNeighbours(rank, options.reviewedLabelShare);
+  if (example.reviewed) {
+    const neighbours = [rank - 1, rank + 1].filter((neighbour) => neighbour >= 0 && neighbour < 4);
+    return spread(rank, options.reviewedLabelShare, neighbours);
+  }
   const refined = options.refineWeakLabels ? findRefinedTarget(example.source, example.native) : undefined;
   if (refined !== undefined) return refined;
   const agreement = options.softenWeakLabels ? WEAK_LABEL_AGREEMENT[example.source] : undefined;
   const keep = agreement === undefined ? 1 : (agreement.agree + 1) / (agreement.items + 2);
-  target[rank] = keep;
-  const neighbours = rank >= 2 ? [rank - 1] : rank === 0 ? [1] : [0, 2];
-  for (const neighbour of neighbours)
-    target[neighbour] = (target[neighbour] ?? 0) + (1 - keep) / neighbours.length;
-  return target;
+  return spread(rank, keep, rank >= 2 ? [rank - 1] : rank === 0 ? [1] : [0, 2]);
 }
 
-/** `keep` on `rank`, the rest split between the tiers next to it. */
-function spreadToNeighbours(rank: number, keep: number): number[] {
+/** `keep` on `rank`, the rest split evenly between the `others` ranks. */
+function spread(rank: number, keep: number, others: readonly number[]): number[] {
   const target = [0, 0, 0, 0];
   target[rank] = keep;
-  const neighbours = [rank - 1, rank + 1].filter((neighbour) => neighbour >= 0 && neighbour < 4);
-  for (const neighbour of neighbours) target[neighbour] = (1 - keep) / neighbours.length;
+  for (const other of others) target[other] = (target[other] ?? 0) + (1 - keep) / others.length;
   return target;
 }
