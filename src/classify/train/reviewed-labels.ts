@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TIERS, type Tier } from '../../shared/tier.js';
+import { TIERS, toTierRank, type Tier } from '../../shared/tier.js';
 import { readJsonLines, type LabeledExample } from './labeled-example.js';
 
 /**
@@ -72,8 +72,8 @@ export function compareReviewedLabels(
   for (const example of examples) {
     const label = reviewed.get(example.id);
     if (label === undefined) continue;
-    const given = TIERS.indexOf(example.label);
-    const review = TIERS.indexOf(label);
+    const given = toTierRank(example.label);
+    const review = toTierRank(label);
     result.count += 1;
     if (review === given) result.agree += 1;
     else if (review < given) result.lower += 1;
