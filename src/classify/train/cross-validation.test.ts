@@ -1,17 +1,14 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TIERS, type Tier } from '../../shared/tier.js';
 import { DEFAULT_DECISION } from '../local-classifier.js';
 import { crossValidate } from './cross-validation.js';
 import { readLabeledExamples } from './labeled-example.js';
 import { DEFAULT_TRAINING_CONFIG, prepareData } from './model-fitting.js';
 import { createSeededRandom } from './random.js';
+import { createJsonlFolder } from '../../../test/helpers/jsonl-folder.js';
 
 const MARKERS: Record<Tier, string> = { SIMPLE: 'zork', MODERATE: 'blip', COMPLEX: 'quux', EXPERT: 'frob' };
-const directory = mkdtempSync(join(tmpdir(), 'autotier-cv-'));
-afterAll(() => rmSync(directory, { recursive: true, force: true }));
+const folder = createJsonlFolder('autotier-cv-');
 
 /** Gold lines from two sources; `ours` prompts carry their tier's marker, `real` ones only sometimes. */
 function goldFile(): string {
@@ -20,19 +17,17 @@ function goldFile(): string {
     TIERS.flatMap((tier) =>
       Array.from({ length: 12 }, (_, index) => {
         const marked = source === 'ours' || random() < 0.6;
-        return JSON.stringify({
+        return {
           id: `${source}-${tier}-${index}`,
           prompt: `${marked ? MARKERS[tier] : 'lorem'} ipsum dolor ${index % 3}`,
           label: tier,
           acceptable: [tier],
           source,
-        });
+        };
       }),
     ),
   );
-  const file = join(directory, 'gold.jsonl');
-  writeFileSync(file, `${lines.join('\n')}\n`);
-  return file;
+  return folder.writeLines('gold.jsonl', lines);
 }
 
 describe('cross-validation', () => {

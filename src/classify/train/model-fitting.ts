@@ -156,7 +156,7 @@ export function fitWeights(
 }
 
 /** Seeds of the restarts are this far apart, so `--seed 2` shares no run with `--seed 1`. */
-const RESTART_SEED_STEP = 7919;
+export const RESTART_SEED_STEP = 7919;
 
 /** The mean of several runs' weights and biases; one run is returned as it is. */
 export function averageWeights(runs: readonly SoftmaxWeights[]): SoftmaxWeights {

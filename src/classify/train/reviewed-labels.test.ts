@@ -1,22 +1,13 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createLocalClassifier } from '../local-classifier.js';
 import { toTarget } from './label-targets.js';
 import { readLabeledExamples, type LabeledExample } from './labeled-example.js';
+import { createJsonlFolder } from '../../../test/helpers/jsonl-folder.js';
 import { trainToyModel } from '../../../test/helpers/toy-model.js';
 import { DEFAULT_TRAINING_CONFIG } from './model-fitting.js';
 import { applyReviewedLabels, compareReviewedLabels, readReviewedLabels } from './reviewed-labels.js';
 
-const directory = mkdtempSync(join(tmpdir(), 'autotier-reviewed-'));
-afterAll(() => rmSync(directory, { recursive: true, force: true }));
-
-function writeLines(name: string, lines: readonly unknown[]): string {
-  const file = join(directory, name);
-  writeFileSync(file, `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`);
-  return file;
-}
+const { writeLines } = createJsonlFolder('autotier-reviewed-');
 
 /** Weak lines: `zork` prompts are SIMPLE, and `frob` prompts are wrongly mapped to SIMPLE too. */
 function weakFile(): string {

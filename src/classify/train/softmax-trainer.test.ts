@@ -1,13 +1,18 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { writeFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
 import { TIERS, type Tier } from '../../shared/tier.js';
 import { createLocalClassifier } from '../local-classifier.js';
 import { parseLocalModel, toLocalModelJson } from '../local-model.js';
 import { readLabeledExamples, type LabeledExample } from './labeled-example.js';
+import { createJsonlFolder } from '../../../test/helpers/jsonl-folder.js';
 import { trainToyModel } from '../../../test/helpers/toy-model.js';
-import { averageWeights, DEFAULT_TRAINING_CONFIG, fitWeights, prepareData } from './model-fitting.js';
+import {
+  averageWeights,
+  DEFAULT_TRAINING_CONFIG,
+  fitWeights,
+  prepareData,
+  RESTART_SEED_STEP,
+} from './model-fitting.js';
 import { createSeededRandom } from './random.js';
 
 /** A made-up word decides the tier; the rest is filler the model must learn to ignore. */
@@ -20,25 +25,20 @@ function toyPrompt(tier: Tier, random: () => number): string {
   return words.join(' ');
 }
 
-const directory = mkdtempSync(join(tmpdir(), 'autotier-train-'));
-afterAll(() => rmSync(directory, { recursive: true, force: true }));
+const folder = createJsonlFolder('autotier-train-');
 
 /** Writes `perTier` gold toy lines of every tier to `name` and reads them back as labeled examples. */
 function readToyExamples(name: string, perTier: number, seed: number): LabeledExample[] {
   const random = createSeededRandom(seed);
   const lines = TIERS.flatMap((tier) =>
-    Array.from({ length: perTier }, (_, index) =>
-      JSON.stringify({
-        id: `${tier}-${index}`,
-        prompt: toyPrompt(tier, random),
-        label: tier,
-        acceptable: [tier],
-      }),
-    ),
+    Array.from({ length: perTier }, (_, index) => ({
+      id: `${tier}-${index}`,
+      prompt: toyPrompt(tier, random),
+      label: tier,
+      acceptable: [tier],
+    })),
   );
-  const file = join(directory, name);
-  writeFileSync(file, `${lines.join('\n')}\n`);
-  return readLabeledExamples(file);
+  return readLabeledExamples(folder.writeLines(name, lines));
 }
 
 describe('softmax trainer', () => {
@@ -60,7 +60,7 @@ describe('softmax trainer', () => {
   });
 
   it('rejects a labeled line without a prompt or messages, naming the file and line', () => {
-    const file = join(directory, 'bad.jsonl');
+    const file = folder.path('bad.jsonl');
     writeFileSync(file, '{"label":"SIMPLE","prompt":"hi"}\n{"label":"SIMPLE"}\n');
     expect(() => readLabeledExamples(file)).toThrow(/bad\.jsonl:2/);
   });
@@ -81,7 +81,9 @@ describe('softmax trainer', () => {
     const all = examples.map((_, index) => index);
     const base = { ...DEFAULT_TRAINING_CONFIG, hashBits: 10, useSignals: false, epochs: 3, restarts: 1 };
     const data = prepareData(examples, base);
-    const runs = [0, 1, 2].map((run) => fitWeights(data, all, { ...base, seed: 5 + 7919 * run }));
+    const runs = [0, 1, 2].map((run) =>
+      fitWeights(data, all, { ...base, seed: 5 + RESTART_SEED_STEP * run }),
+    );
     const averaged = fitWeights(data, all, { ...base, seed: 5, restarts: 3 });
     const expected = averageWeights(runs);
     expect(Array.from(averaged.weights)).toEqual(Array.from(expected.weights));
