@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createBalancer } from './balance/create-balancer.js';
 import type { Classifier } from './classify/decision.js';
 import type { LoadedTable } from './config/load-routing-table.js';
+import type { TableRejection } from './config/watch-routing-table.js';
 import { createGateway } from './gateway/create-gateway.js';
 import { createApiRoutes } from './http/api-routes.js';
 import { createApp } from './http/create-app.js';
@@ -11,7 +12,7 @@ import type { Logger } from './observe/logger.js';
 import { createMetrics, type Metrics } from './observe/metrics.js';
 import { createRecentActivity } from './observe/recent-activity.js';
 import { combineObservers } from './observe/request-summary.js';
-import { toStateReport } from './observe/state-report.js';
+import { toStateReport, type ReloadHistory } from './observe/state-report.js';
 import { createTokenCounter, type TokenCounter } from './policy/token-counter.js';
 import {
   systemClock,
@@ -59,6 +60,8 @@ export interface Service {
   metrics: Metrics;
   /** Swaps the routing table; requests in flight keep the one they started with. */
   setTable(table: LoadedTable): void;
+  /** Records a refused reload (shown in /autotier/state and counted in /metrics). */
+  rejectTable(rejection: TableRejection): void;
   currentTable(): LoadedTable;
   listen(port: number, host?: string): Promise<{ server: Server; url: string }>;
   close(): Promise<void>;
@@ -80,6 +83,7 @@ export function buildService(options: ServiceOptions): Service {
     store.getInFlight(loaded.table.deployments.map((deployment) => deployment.id)),
   );
   const activity = createRecentActivity({ clock });
+  const reloads: ReloadHistory = { applied: 0, rejected: 0, lastRejection: undefined };
   const observer = combineObservers([createLogObserver(options.logger), metrics.observer, activity]);
   const upstream =
     options.upstream ??
@@ -124,6 +128,7 @@ export function buildService(options: ServiceOptions): Service {
         loaded,
         store,
         activity: activity.snapshot(),
+        reloads,
         now: clock.now(),
         sharedState: {
           kind: sharedState.kind,
@@ -149,6 +154,13 @@ export function buildService(options: ServiceOptions): Service {
     setTable(table) {
       loaded = table;
       classifier = options.createClassifier(table);
+      reloads.applied += 1;
+      metrics.tableReload('applied');
+    },
+    rejectTable(rejection) {
+      reloads.rejected += 1;
+      reloads.lastRejection = rejection;
+      metrics.tableReload('rejected');
     },
     currentTable: () => loaded,
     listen(port, host = '127.0.0.1') {

@@ -12,6 +12,7 @@ import { createTableClassifier } from './classify/create-table-classifier.js';
 import { loadLocalModel, type LocalModel } from './classify/local-model.js';
 import { parseEnv, type Env } from './config/env.js';
 import { loadRoutingTableFile, type LoadedTable } from './config/load-routing-table.js';
+import { toKeyChanges } from './config/reload-policy.js';
 import { createTableReloader } from './config/watch-routing-table.js';
 import type { Logger } from './observe/logger.js';
 import { createWinstonLogger } from './observe/winston-logger.js';
@@ -146,18 +147,28 @@ export async function startAutotier(options: StartOptions): Promise<RunningAutot
   const reloader = createTableReloader({
     path: tablePath,
     clock: systemClock,
-    initialVersion: table.version,
+    current: () => service.currentTable(),
     onLoad: (loaded) => {
+      const keys = toKeyChanges(service.currentTable().table, loaded.table);
       service.setTable(loaded);
-      logger.info('routing table reloaded', { table: tablePath, version: loaded.version });
+      logger.info('routing table reloaded', {
+        table: tablePath,
+        version: loaded.version,
+        keys_added: keys.added,
+        keys_removed: keys.removed,
+        keys_changed: keys.changed,
+      });
       for (const warning of loaded.warnings)
         logger.warn('routing table warning', { warning, table: tablePath });
     },
-    onReject: (error) =>
+    onReject: (rejection) => {
+      service.rejectTable(rejection);
       logger.error('routing table rejected; the previous table keeps serving', {
         table: tablePath,
-        error: error.message,
-      }),
+        error: rejection.message,
+        paths: rejection.problems.map((problem) => problem.path),
+      });
+    },
   });
   const onHangup = (): void => void reloader.reload();
   process.on('SIGHUP', onHangup);

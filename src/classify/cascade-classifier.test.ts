@@ -34,7 +34,7 @@ function llmAnswering(outcome: LlmOutcome | 'silent'): LlmStage & { calls: numbe
       stage.calls += 1;
       if (outcome !== 'silent') return Promise.resolve(outcome);
       return new Promise((resolve) =>
-        signal.addEventListener('abort', () => resolve({ ok: false, problem: 'deadline' })),
+        signal.addEventListener('abort', () => resolve({ ok: false, problem: 'deadline', tokens: 40 })),
       );
     },
   };
@@ -44,6 +44,7 @@ function llmAnswering(outcome: LlmOutcome | 'silent'): LlmStage & { calls: numbe
 const verdict = (complexity: Tier): LlmOutcome => ({
   ok: true,
   verdict: { complexity, reason: 'r', needsVision: false },
+  tokens: 120,
 });
 
 function cascade(overrides: Partial<CascadeOptions>): ReturnType<typeof createCascadeClassifier> {
@@ -79,7 +80,7 @@ describe('the classification cascade', () => {
       local: localSaying('MODERATE', 0.4),
       llm: llmAnswering(verdict('SIMPLE')),
     }).classify(request('a'));
-    expect(decision).toMatchObject({ tier: 'MODERATE', cause: 'llm', llmCalled: true });
+    expect(decision).toMatchObject({ tier: 'MODERATE', cause: 'llm', llmCalled: true, llmTokens: 120 });
   });
 
   it('takes the LLM verdict when the stages disagree by two tiers', async () => {
@@ -104,14 +105,14 @@ describe('the classification cascade', () => {
   it('falls back on an invalid reply', async () => {
     const decision = await cascade({
       local: localSaying('SIMPLE', 0.3),
-      llm: llmAnswering({ ok: false, problem: 'bad json' }),
+      llm: llmAnswering({ ok: false, problem: 'bad json', tokens: 130 }),
     }).classify(request('a'));
     expect(decision).toMatchObject({ tier: 'MODERATE', cause: 'fallback' });
   });
 
   it('stops calling a failing LLM once the circuit opens, and probes again after open_ms', async () => {
     const clock = createManualClock(0);
-    const llm = llmAnswering({ ok: false, problem: '500' });
+    const llm = llmAnswering({ ok: false, problem: '500', tokens: 130 });
     const classifier = cascade({ clock, local: localSaying('SIMPLE', 0.3), llm });
     for (const text of ['a', 'b', 'c', 'd']) await classifier.classify(request(text));
     expect(llm.calls).toBe(2);

@@ -34,6 +34,8 @@ export interface CascadeOptions {
   logger: Logger;
 }
 
+const NOT_CALLED = { milliseconds: 0, tokens: 0 };
+
 /** When the two stages disagree by one tier, the policy decides; by two or more, the LLM does. */
 export function combineVerdicts(local: Tier, llm: Tier, policy: CascadeOptions['disagreement']): Tier {
   if (Math.abs(toTierRank(local) - toTierRank(llm)) !== 1) return llm;
@@ -70,7 +72,7 @@ export function createCascadeClassifier(options: CascadeOptions): Classifier {
   const fromLlm = (
     local: LocalClassification,
     verdict: LlmVerdict,
-    llmMs: number,
+    llm: { milliseconds: number; tokens: number },
   ): ClassificationDecision => {
     const tier =
       options.mode === 'llm'
@@ -82,12 +84,18 @@ export function createCascadeClassifier(options: CascadeOptions): Classifier {
       cause: 'llm',
       confidence: tier === verdict.complexity ? 1 : local.probabilities[tier],
       needsVision: local.needsVision || verdict.needsVision,
-      stageLatencyMs: { ...local.stageLatencyMs, llm: llmMs },
+      stageLatencyMs: { ...local.stageLatencyMs, llm: llm.milliseconds },
       llmCalled: true,
+      llmTokens: llm.tokens,
       reason: verdict.reason,
     };
   };
-  const fallback = (local: LocalClassification, problem: string, llmMs: number): ClassificationDecision => {
+  const fallback = (
+    local: LocalClassification,
+    problem: string,
+    llm: { milliseconds: number; tokens: number },
+  ): ClassificationDecision => {
+    const llmMs = llm.milliseconds;
     const sure = isSureLocalDecision(local, options.threshold);
     const tier = sure ? local.tier : toNextTier(local.tier);
     return {
@@ -96,6 +104,7 @@ export function createCascadeClassifier(options: CascadeOptions): Classifier {
       cause: 'fallback',
       stageLatencyMs: { ...local.stageLatencyMs, llm: llmMs },
       llmCalled: llmMs > 0,
+      llmTokens: llm.tokens,
       reason: `LLM stage unavailable (${problem})`,
     };
   };
@@ -112,8 +121,8 @@ export function createCascadeClassifier(options: CascadeOptions): Classifier {
       (options.mode === 'cascade' && !isSureLocalDecision(local, options.threshold));
     let decision: ClassificationDecision;
     if (!wantsLlm) decision = toClassificationDecision(local);
-    else if (options.llm === undefined) decision = fallback(local, 'no classifier deployment', 0);
-    else if (!options.breaker.allow()) decision = fallback(local, 'circuit open', 0);
+    else if (options.llm === undefined) decision = fallback(local, 'no classifier deployment', NOT_CALLED);
+    else if (!options.breaker.allow()) decision = fallback(local, 'circuit open', NOT_CALLED);
     else {
       const started = options.now();
       const outcome = await askWithDeadline(options.llm, { input, deadlineMs: options.deadlineMs, signal });
@@ -127,9 +136,8 @@ export function createCascadeClassifier(options: CascadeOptions): Classifier {
           breaker: options.breaker.state(),
         });
       }
-      decision = outcome.ok
-        ? fromLlm(local, outcome.verdict, llmMs)
-        : fallback(local, outcome.problem, llmMs);
+      const llm = { milliseconds: llmMs, tokens: outcome.tokens };
+      decision = outcome.ok ? fromLlm(local, outcome.verdict, llm) : fallback(local, outcome.problem, llm);
     }
     if (decision.cause !== 'fallback') options.cache.set(key, decision);
     return decision;

@@ -35,6 +35,8 @@ export interface ClassificationDecision {
   needsVision: boolean;
   stageLatencyMs: StageLatencies;
   llmCalled: boolean;
+  /** Tokens the classifier LLM call cost (0 when it was not called); counted against the API key. */
+  llmTokens?: number;
   /** Short human reason (the LLM's, or the deciding rule's). */
   reason?: string;
 }

@@ -11,12 +11,21 @@ export interface LlmStageOptions {
   apiKey: string | undefined;
 }
 
-export type LlmOutcome = { ok: true; verdict: LlmVerdict } | { ok: false; problem: string };
+/**
+ * The verdict or the problem, and the tokens the call cost: the server's `usage` when it answered,
+ * else an estimate of the prompt (4 characters a token), so a failed call is still paid for.
+ */
+export type LlmOutcome = ({ ok: true; verdict: LlmVerdict } | { ok: false; problem: string }) & {
+  tokens: number;
+};
 
 export interface LlmStage {
   /** Asks the classifier model; never throws: failures come back as `{ ok: false }`. */
   ask(input: ClassifyInput, signal: AbortSignal): Promise<LlmOutcome>;
 }
+
+/** Rough characters per token, for the cost of a call whose server reported no usage. */
+const CHARACTERS_PER_TOKEN = 4;
 
 /** JSON schema for vLLM's guided decoding, so the reply is valid JSON by construction. */
 const VERDICT_SCHEMA = {
@@ -52,11 +61,12 @@ export function createLlmStage(options: LlmStageOptions): LlmStage {
   });
   return {
     async ask(input, signal) {
+      const userMessage = toClassifierUserMessage(input);
       const body = {
         model: deployment.model,
         messages: [
           { role: 'system' as const, content: options.systemPrompt },
-          { role: 'user' as const, content: toClassifierUserMessage(input) },
+          { role: 'user' as const, content: userMessage },
         ],
         temperature: 0,
         max_tokens: options.maxTokens,
@@ -70,12 +80,21 @@ export function createLlmStage(options: LlmStageOptions): LlmStage {
             }
           : {}),
       };
+      const promptEstimate = Math.ceil(
+        (options.systemPrompt.length + userMessage.length) / CHARACTERS_PER_TOKEN,
+      );
       try {
         const completion = await client.chat.completions.create(body, { signal });
         const content = completion.choices[0]?.message.content ?? '';
-        return parseClassifierReply(content);
+        const tokens =
+          completion.usage?.total_tokens ?? promptEstimate + Math.ceil(content.length / CHARACTERS_PER_TOKEN);
+        return Object.assign(parseClassifierReply(content), { tokens });
       } catch (error) {
-        return { ok: false, problem: signal.aborted ? 'deadline' : (error as Error).message };
+        return {
+          ok: false,
+          problem: signal.aborted ? 'deadline' : (error as Error).message,
+          tokens: promptEstimate,
+        };
       }
     },
   };

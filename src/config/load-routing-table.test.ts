@@ -1,8 +1,16 @@
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { RouterError } from '../shared/errors.js';
-import { parseRoutingTable } from './load-routing-table.js';
+import { hashKey } from '../policy/api-keys.js';
+import {
+  KEYS_FILE_LIMIT_BYTES,
+  loadRoutingTableFile,
+  parseRoutingTable,
+  TABLE_FILE_LIMIT_BYTES,
+} from './load-routing-table.js';
 
 const tier = { group: ['a'] };
 const valid = {
@@ -87,4 +95,86 @@ describe('routing table validation', () => {
       expect(loaded.warnings).toEqual([]);
     });
   }
+
+  it('refuses credentials in a base_url and points to api_key_env', () => {
+    const message = problems({
+      ...valid,
+      deployments: [{ ...valid.deployments[0], base_url: 'http://user:secret@127.0.0.1:1/v1' }],
+    });
+    expect(message).toContain('deployments.0.base_url');
+    expect(message).toContain('api_key_env');
+    expect(message).not.toContain('secret@');
+  });
+
+  it('refuses two keys with the same name or the same secret, naming the path', () => {
+    const key = (name: string, secret: string) => ({ name, sha256: hashKey(secret) });
+    expect(problems({ ...valid, api_keys: [key('a', 's1'), key('b', 's1')] })).toContain('api_keys.1.sha256');
+    expect(problems({ ...valid, api_keys: [key('a', 's1'), key('a', 's2')] })).toContain(
+      'api_keys.1.name: duplicate key name "a"',
+    );
+  });
+
+  it('lets a key list VISION among its tiers', () => {
+    const loaded = parse({
+      ...valid,
+      api_keys: [{ name: 'v', sha256: hashKey('s'), tiers: ['SIMPLE', 'VISION'] }],
+    });
+    expect(loaded.table.api_keys[0]?.tiers).toEqual(['SIMPLE', 'VISION']);
+  });
+
+  it('refuses open_mode together with keys', () => {
+    expect(
+      problems({ ...valid, open_mode: true, api_keys: [{ name: 'a', sha256: hashKey('s') }] }),
+    ).toContain('open_mode');
+  });
+});
+
+describe('routing table files', () => {
+  const withFolder = async (run: (folder: string) => Promise<void>): Promise<void> => {
+    const folder = await mkdtemp(join(tmpdir(), 'autotier-table-'));
+    try {
+      await run(folder);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  };
+  const keyLine = (name: string, secret: string): string =>
+    `- { name: ${name}, sha256: ${hashKey(secret)} }\n`;
+
+  it('adds the keys file, lists both files, and versions them together', async () => {
+    await withFolder(async (folder) => {
+      const table = join(folder, 'table.yaml');
+      await writeFile(table, stringify({ ...valid, api_keys_file: 'keys.yaml' }));
+      await writeFile(join(folder, 'keys.yaml'), keyLine('a', 's1'));
+      const first = await loadRoutingTableFile(table, 0);
+      expect(first.table.api_keys.map((key) => key.name)).toEqual(['a']);
+      expect(first.files).toEqual([table, join(folder, 'keys.yaml')]);
+      await writeFile(join(folder, 'keys.yaml'), keyLine('a', 's1') + keyLine('b', 's2'));
+      const second = await loadRoutingTableFile(table, 0);
+      expect(second.version).not.toBe(first.version);
+    });
+  });
+
+  it('refuses a secret used by a table key and a keys-file key, naming the file entry', async () => {
+    await withFolder(async (folder) => {
+      const table = join(folder, 'table.yaml');
+      await writeFile(
+        table,
+        stringify({ ...valid, api_keys_file: 'keys.yaml', api_keys: [{ name: 'a', sha256: hashKey('s1') }] }),
+      );
+      await writeFile(join(folder, 'keys.yaml'), keyLine('b', 's1'));
+      await expect(loadRoutingTableFile(table, 0)).rejects.toThrow(/keys\.yaml\[0\]\.sha256/);
+    });
+  });
+
+  it('refuses a table or keys file over its size limit before parsing it', async () => {
+    await withFolder(async (folder) => {
+      const table = join(folder, 'table.yaml');
+      await writeFile(table, `# ${'x'.repeat(TABLE_FILE_LIMIT_BYTES)}\n${stringify(valid)}`);
+      await expect(loadRoutingTableFile(table, 0)).rejects.toThrow(/the limit is 1048576 bytes/);
+      await writeFile(table, stringify({ ...valid, api_keys_file: 'keys.yaml' }));
+      await writeFile(join(folder, 'keys.yaml'), `# ${'x'.repeat(KEYS_FILE_LIMIT_BYTES)}\n`);
+      await expect(loadRoutingTableFile(table, 0)).rejects.toThrow(/api_keys_file: .*the limit is/);
+    });
+  });
 });

@@ -1,11 +1,11 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { z } from 'zod';
 import { dirname, resolve } from 'node:path';
 import { RouterError } from '../shared/errors.js';
 import { deepFreeze } from '../shared/deep-freeze.js';
 import { TIERS } from '../shared/tier.js';
-import { routingTableSchema, type RoutingTable } from './table-schema.js';
+import { findDuplicateKeys, routingTableSchema, type RoutingTable } from './table-schema.js';
 import { apiKeySchema, type DeploymentConfig } from './routing-table-schema.js';
 
 export interface TableProblem {
@@ -20,10 +20,17 @@ export interface LoadedTable {
   source: string;
   /** Non-fatal findings, e.g. a group mixing served models. */
   warnings: readonly string[];
-  /** Short content hash, shown in /autotier/state and logs. */
+  /** Short content hash of the table and its keys file, shown in /autotier/state and logs. */
   version: string;
   loadedAt: number;
+  /** Absolute paths of the files read (the table, then its `api_keys_file`): a change to any reloads. */
+  files: readonly string[];
 }
+
+/** Largest routing table file, bytes: a table of hundreds of deployments is well under 100 KiB. */
+export const TABLE_FILE_LIMIT_BYTES = 1024 * 1024;
+/** Largest `api_keys_file`, bytes: about 25,000 keys. */
+export const KEYS_FILE_LIMIT_BYTES = 4 * 1024 * 1024;
 
 function toPath(path: readonly PropertyKey[]): string {
   return path.length === 0 ? '(root)' : path.map(String).join('.');
@@ -94,7 +101,33 @@ export function parseRoutingTable(options: ParseTableOptions): LoadedTable {
     warnings: findMixedGroups(result.data),
     version: hashText(options.text),
     loadedAt: options.now,
+    files: [],
   };
+}
+
+/** A file's text, refused (CONFIG_INVALID naming `keyPath`) when it is larger than `limitBytes`. */
+async function readLimitedFile(file: {
+  path: string;
+  limitBytes: number;
+  keyPath: string;
+  source: string;
+}): Promise<string> {
+  let size: number;
+  try {
+    size = (await stat(file.path)).size;
+  } catch (error) {
+    throw toConfigError(file.source, [
+      { path: file.keyPath, message: `cannot read ${file.path}: ${(error as Error).message}` },
+    ]);
+  }
+  if (size > file.limitBytes)
+    throw toConfigError(file.source, [
+      {
+        path: file.keyPath,
+        message: `${file.path} is ${size} bytes; the limit is ${file.limitBytes} bytes`,
+      },
+    ]);
+  return readFile(file.path, 'utf8');
 }
 
 /** Reads `api_keys_file` (a YAML list of keys, relative to the table) and adds its keys to the table. */
@@ -102,25 +135,45 @@ async function withKeysFile(loaded: LoadedTable, tablePath: string): Promise<Loa
   const file = loaded.table.api_keys_file;
   if (file === undefined) return loaded;
   const keysPath = resolve(dirname(tablePath), file);
+  const text = await readLimitedFile({
+    path: keysPath,
+    limitBytes: KEYS_FILE_LIMIT_BYTES,
+    keyPath: 'api_keys_file',
+    source: tablePath,
+  });
   let raw: unknown;
   try {
-    raw = parseYaml(await readFile(keysPath, 'utf8'));
+    raw = parseYaml(text);
   } catch (error) {
-    throw toConfigError(tablePath, [
-      { path: 'api_keys_file', message: `cannot read ${keysPath}: ${(error as Error).message}` },
-    ]);
+    throw toConfigError(keysPath, [{ path: '(yaml)', message: (error as Error).message }]);
   }
   const result = z.array(apiKeySchema).safeParse(raw);
   if (!result.success) throw toConfigError(keysPath, toTableProblems(result.error));
   const keys = [...loaded.table.api_keys, ...result.data];
-  const names = keys.map((key) => key.name);
-  const duplicate = names.find((name, index) => names.indexOf(name) !== index);
-  if (duplicate !== undefined)
-    throw toConfigError(keysPath, [{ path: 'api_keys', message: `duplicate key name "${duplicate}"` }]);
-  return { ...loaded, table: deepFreeze({ ...loaded.table, api_keys: keys }) };
+  const inline = loaded.table.api_keys.length;
+  const duplicates = findDuplicateKeys(keys).map((problem) => {
+    const [index, ...rest] = problem.path as [number, ...(string | number)[]];
+    const where = index < inline ? ['api_keys', index] : [`${file}[${index - inline}]`];
+    return { path: toPath([...where, ...rest]), message: problem.message };
+  });
+  if (duplicates.length > 0) throw toConfigError(keysPath, duplicates);
+  return {
+    ...loaded,
+    table: deepFreeze({ ...loaded.table, api_keys: keys }),
+    version: hashText(`${loaded.version}\u0000${text}`),
+    files: [...loaded.files, keysPath],
+  };
 }
 
+/** Reads, parses and validates a table file and its keys file, on the calling thread. */
 export async function loadRoutingTableFile(path: string, now: number): Promise<LoadedTable> {
-  const text = await readFile(path, 'utf8');
-  return withKeysFile(parseRoutingTable({ text, source: path, now }), path);
+  const tablePath = resolve(path);
+  const text = await readLimitedFile({
+    path: tablePath,
+    limitBytes: TABLE_FILE_LIMIT_BYTES,
+    keyPath: '(file)',
+    source: path,
+  });
+  const parsed = parseRoutingTable({ text, source: path, now });
+  return withKeysFile({ ...parsed, files: [tablePath] }, path);
 }

@@ -6,6 +6,16 @@ import { availabilitySchema } from './availability-schema.js';
 export const TABLE_TIERS = [...TIERS, 'VISION'] as const;
 export type TableTier = (typeof TABLE_TIERS)[number];
 
+/** True when a URL carries no user name or password (`http://user:pass@host` is refused). */
+function hasNoCredentials(url: string): boolean {
+  try {
+    const parsed = new URL(url);
+    return parsed.username === '' && parsed.password === '';
+  } catch {
+    return true; // the url check reports it
+  }
+}
+
 const identifier = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:-]*$/, 'letters, digits, . _ : - only');
 
 export const timeoutsSchema = z
@@ -55,8 +65,16 @@ export const deploymentSchema = z
     id: identifier,
     /** The served model name sent upstream and reported back to clients. */
     model: z.string().min(1),
-    /** OpenAI-compatible base URL, ending in /v1. */
-    base_url: z.url({ protocol: /^https?$/ }),
+    /**
+     * OpenAI-compatible base URL, ending in /v1. Credentials in the URL are refused: they would show
+     * wherever the URL does (state, dashboard, logs); name an environment variable in `api_key_env`.
+     */
+    base_url: z
+      .url({ protocol: /^https?$/ })
+      .refine(
+        hasNoCredentials,
+        'credentials in base_url are not allowed: put the key in an environment variable named by api_key_env',
+      ),
     /** Name of the environment variable holding the API key (optional: vLLM often runs without one). */
     api_key_env: z
       .string()
@@ -125,8 +143,11 @@ export const apiKeySchema = z
     name: identifier,
     /** SHA-256 of the key, hex (`printf %s "$KEY" | sha256sum`). */
     sha256: z.string().regex(/^[0-9a-f]{64}$/, 'a lower-case hex SHA-256 digest'),
-    /** Tiers this key may use; `auto` requests above them are capped. @default all */
-    tiers: z.array(z.enum(TIERS)).min(1).optional(),
+    /**
+     * Tiers this key may use, VISION included (requests with images go there). Every way of naming a
+     * target is checked against it; `auto` requests above them are capped. @default all
+     */
+    tiers: z.array(z.enum(TABLE_TIERS)).min(1).optional(),
     /** Served model names this key may ask for by name. @default all */
     models: z.array(z.string()).optional(),
     rpm: z.number().int().positive().optional(),

@@ -105,6 +105,12 @@ export const routingTableSchema = z
     api_keys: z.array(apiKeySchema).default([]),
     /** A YAML file with more `api_keys` entries, relative to the table. */
     api_keys_file: z.string().optional(),
+    /**
+     * Say so to serve without API keys on purpose. A table without keys still starts in open mode
+     * (with a warning), but a reload that would take a keyed service to open mode is refused unless
+     * the new table sets this. @default false
+     */
+    open_mode: z.boolean().default(false),
     state: z
       .object({
         /** Rate limits while Redis is down: `open` lets requests through, `closed` refuses them (429). */
@@ -148,12 +154,37 @@ export const routingTableSchema = z
       issue(['classifier', 'deployment'], `mode "${mode}" needs a classifier deployment id`);
     if (deployment !== undefined && !ids.has(deployment))
       issue(['classifier', 'deployment'], `unknown deployment id "${deployment}"`);
-    const keyNames = new Set<string>();
-    table.api_keys.forEach((key, index) => {
-      if (keyNames.has(key.name)) issue(['api_keys', index, 'name'], `duplicate key name "${key.name}"`);
-      keyNames.add(key.name);
-    });
+    for (const problem of findDuplicateKeys(table.api_keys))
+      issue(['api_keys', ...problem.path], problem.message);
+    if (table.open_mode && (table.api_keys.length > 0 || table.api_keys_file !== undefined))
+      issue(['open_mode'], 'open_mode: true and API keys contradict each other; remove one');
   });
+
+/** Keys with a name or a hash seen before in the list, as key paths (`3.sha256`) and messages. */
+export function findDuplicateKeys(
+  keys: readonly { name: string; sha256: string }[],
+): { path: (string | number)[]; message: string }[] {
+  const names = new Map<string, number>();
+  const hashes = new Map<string, number>();
+  const problems: { path: (string | number)[]; message: string }[] = [];
+  keys.forEach((key, index) => {
+    const sameName = names.get(key.name);
+    if (sameName !== undefined)
+      problems.push({
+        path: [index, 'name'],
+        message: `duplicate key name "${key.name}" (also entry ${sameName})`,
+      });
+    const sameHash = hashes.get(key.sha256);
+    if (sameHash !== undefined)
+      problems.push({
+        path: [index, 'sha256'],
+        message: `key "${key.name}" has the same sha256 as entry ${sameHash}: one secret must map to one key`,
+      });
+    names.set(key.name, names.get(key.name) ?? index);
+    hashes.set(key.sha256, hashes.get(key.sha256) ?? index);
+  });
+  return problems;
+}
 
 export type RoutingTableInput = z.input<typeof routingTableSchema>;
 export type RoutingTable = z.infer<typeof routingTableSchema>;

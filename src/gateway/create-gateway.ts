@@ -4,7 +4,13 @@ import type { LoadedTable } from '../config/load-routing-table.js';
 import type { ApiKeyConfig } from '../config/routing-table-schema.js';
 import type { Logger } from '../observe/logger.js';
 import type { RequestObserver } from '../observe/request-summary.js';
-import { authenticate, createKeyLimiter, toKeyIndex, type KeyIndex } from '../policy/api-keys.js';
+import {
+  authenticate,
+  createKeyLimiter,
+  toKeyIndex,
+  type KeyAdmission,
+  type KeyIndex,
+} from '../policy/api-keys.js';
 import { createAvailabilityChecker } from '../policy/availability.js';
 import type { TokenCounter } from '../policy/token-counter.js';
 import type { Clock } from '../shared/clock.js';
@@ -78,6 +84,8 @@ interface Endpoint<T> {
   kind: 'chat' | 'completions';
   path: '/chat/completions' | '/completions';
   parse(body: unknown): T;
+  /** Completions the request asks for (`n`), each up to max_tokens. */
+  choices(request: T): number;
   toPrompt(request: T): string;
   decide(
     request: T,
@@ -127,6 +135,21 @@ export function createGateway(options: GatewayOptions): Gateway {
     });
   }
 
+  /** Books the classifier call, then reserves prompt + max_tokens x n on the key's limits. */
+  async function admitDecision(
+    key: ApiKeyConfig,
+    admitted: { decision: RouteDecision; stream: boolean; choices: number },
+  ): Promise<KeyAdmission> {
+    const { decision } = admitted;
+    await limiter.bookTokens(key, decision.classification?.llmTokens ?? 0);
+    return limiter.admitTokens(key, {
+      promptTokens: decision.promptTokens,
+      maxCompletionTokens: decision.maxTokens * admitted.choices,
+      stream: admitted.stream,
+      totalMs: decision.plan.timeouts.total_ms,
+    });
+  }
+
   async function recordSession(decision: RouteDecision, loaded: LoadedTable): Promise<void> {
     const key = decision.sessionKey;
     if (decision.sessionTier === undefined || key === undefined || !loaded.table.sessions.enabled) return;
@@ -168,11 +191,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       const admission =
         key === undefined
           ? undefined
-          : await limiter.admitTokens(key, {
-              promptTokens: decision.promptTokens,
-              stream,
-              totalMs: decision.plan.timeouts.total_ms,
-            });
+          : await admitDecision(key, { decision, stream, choices: endpoint.choices(request) });
       return await respondRouted({
         balancer: options.balancer,
         clock,
@@ -208,6 +227,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     kind: 'chat',
     path: '/chat/completions',
     parse: (body) => parseBody(chatRequestSchema, body) as ChatRequest,
+    choices: (request) => request.n ?? 1,
     toPrompt: (request) => toPromptText(request.messages),
     decide: (request, access) => decide(request, access.context, access),
   };
@@ -215,6 +235,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     kind: 'completions',
     path: '/completions',
     parse: (body) => parseBody(completionRequestSchema, body),
+    choices: (request) => request.n ?? 1,
     toPrompt: (request) => (Array.isArray(request.prompt) ? request.prompt.join('\n') : request.prompt),
     decide: (request, access) =>
       toCompletionDecision({
@@ -227,10 +248,16 @@ export function createGateway(options: GatewayOptions): Gateway {
   };
 
   async function explain(body: unknown, context: RequestContext): Promise<Record<string, unknown>> {
-    const request = parseBody(chatRequestSchema, body) as ChatRequest;
     const loaded = options.table();
     const key = authenticate(keyIndex(loaded), context.credentials);
-    return toExplanation(await decide(request, context, { loaded, key }));
+    const request = parseBody(chatRequestSchema, body) as ChatRequest;
+    if (key !== undefined) {
+      await limiter.admitRequest(key);
+      await limiter.checkTokens(key);
+    }
+    const decision = await decide(request, context, { loaded, key });
+    if (key !== undefined) await limiter.bookTokens(key, decision.classification?.llmTokens ?? 0);
+    return toExplanation(decision);
   }
 
   function listModels(): Record<string, unknown> {

@@ -4,6 +4,13 @@ import type { RoutingTable } from '../config/table-schema.js';
 import type { RoutePlan } from '../balance/route-plan.js';
 import { toAvailabilityState, type AvailabilityChecker } from '../policy/availability.js';
 import { planRoute, toMaxTokens, type RuleRecord } from '../policy/plan-route.js';
+import {
+  allowsTier,
+  capTierToKey,
+  toForbidden,
+  toNamedDeployments,
+  type KeyAccess,
+} from '../policy/key-access.js';
 import type { TokenCounter } from '../policy/token-counter.js';
 import { countImageParts, type ChatMessage } from '../shared/chat.js';
 import { RouterError } from '../shared/errors.js';
@@ -53,9 +60,7 @@ export interface DecideInput {
   /** Global `overrides.allow_client` and the API key's own setting, combined. */
   overridesAllowed: boolean;
   /** The API key's allowed tiers and models; undefined = all. */
-  allowed?:
-    | { tiers?: readonly Tier[] | undefined; models?: readonly string[] | undefined; keyName: string }
-    | undefined;
+  allowed?: KeyAccess | undefined;
   signal: CancelSignal;
 }
 
@@ -90,9 +95,7 @@ function toMinTier(value: string | undefined): Tier | undefined {
 /** A concrete served model name: balance over its deployments only, never another model. */
 function decideModel(input: DecideInput, promptTokens: number): RouteDecision | undefined {
   const { table, request } = input;
-  const serving = table.deployments.filter(
-    (deployment) => deployment.model === request.model || deployment.id === request.model,
-  );
+  const serving = toNamedDeployments({ table, access: input.allowed, model: request.model });
   if (serving.length === 0) return undefined;
   const tierName =
     TIERS.find((tier) => serving.some((deployment) => table.tiers[tier].group.includes(deployment.id))) ??
@@ -170,37 +173,27 @@ function toTarget(input: DecideInput): Target {
     };
   const { allowed } = input;
   if (alias !== undefined) {
-    if (allowed?.tiers !== undefined && !allowed.tiers.includes(alias))
-      throw forbidden(`key ${allowed.keyName} may not use tier ${alias}`);
+    if (!allowsTier(allowed, alias))
+      throw toForbidden(`key ${allowed?.keyName ?? ''} may not use tier ${alias}`);
     return {
       kind: 'alias',
       tier: alias,
       rules: [{ rule: 'override', from: 'auto', to: alias, reason: `client asked for tier:${alias}` }],
     };
   }
-  if (allowed?.models !== undefined && !allowed.models.includes(model))
-    throw forbidden(`key ${allowed.keyName} may not use model ${model}`);
   return { kind: 'model', rules: [] };
 }
 
-function forbidden(message: string): RouterError {
-  return new RouterError({ code: 'FORBIDDEN', message, param: 'model' });
-}
-
-/** Caps an `auto` decision at the highest tier the key may use (the lowest allowed one if none is below). */
+/** Caps a decision raised by classification or a session at the highest tier the key may use. */
 function capToKey(input: DecideInput, tier: Tier, rules: RuleRecord[]): Tier {
-  const tiers = input.allowed?.tiers;
-  if (tiers === undefined || tiers.includes(tier)) return tier;
-  const below = TIERS.filter(
-    (candidate) => tiers.includes(candidate) && toTierRank(candidate) <= toTierRank(tier),
-  );
-  const capped = below.at(-1) ?? TIERS.find((candidate) => tiers.includes(candidate)) ?? tier;
-  rules.push({
-    rule: 'key_tier_cap',
-    from: tier,
-    to: capped,
-    reason: `key ${input.allowed?.keyName ?? ''} may use ${tiers.join(', ')}`,
-  });
+  const capped = capTierToKey(input.allowed, tier);
+  if (capped !== tier)
+    rules.push({
+      rule: 'key_tier_cap',
+      from: tier,
+      to: capped,
+      reason: `key ${input.allowed?.keyName ?? ''} may use ${input.allowed?.tiers?.join(', ') ?? ''}`,
+    });
   return capped;
 }
 
@@ -208,6 +201,11 @@ function capToKey(input: DecideInput, tier: Tier, rules: RuleRecord[]): Tier {
 async function applyFloors(input: DecideInput, tier: Tier, rules: RuleRecord[]): Promise<Tier> {
   let floored = tier;
   const minTier = input.overridesAllowed ? toMinTier(input.hints.minTier) : undefined;
+  if (minTier !== undefined && !allowsTier(input.allowed, minTier))
+    throw toForbidden(
+      `key ${input.allowed?.keyName ?? ''} may not use tier ${minTier} (asked by x-autotier-min-tier)`,
+      'x-autotier-min-tier',
+    );
   if (minTier !== undefined && toTierRank(minTier) > toTierRank(floored)) {
     rules.push({ rule: 'min_tier', from: floored, to: minTier, reason: 'x-autotier-min-tier header' });
     floored = minTier;
@@ -284,11 +282,12 @@ export async function decideRoute(input: DecideInput): Promise<RouteDecision> {
     needsVision,
     ...availability,
   });
-  const keyTiers = input.allowed?.tiers;
-  if (keyTiers !== undefined && isTier(planned.plan.tier) && !keyTiers.includes(planned.plan.tier)) {
+  const plannedTier = planned.plan.tier;
+  if (plannedTier !== 'AUTOCOMPLETE' && !allowsTier(input.allowed, plannedTier)) {
     const why = planned.rules.map((rule) => rule.rule).join(', ');
-    throw forbidden(
-      `the request needs tier ${planned.plan.tier} (${why}), which key ${input.allowed?.keyName ?? ''} may not use`,
+    throw toForbidden(
+      `the request needs tier ${plannedTier} (${why}), which key ${input.allowed?.keyName ?? ''} may not use`,
+      'messages',
     );
   }
   return {

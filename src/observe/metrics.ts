@@ -12,6 +12,8 @@ export interface Metrics {
   cooldown(deploymentId: string, reason: string): void;
   /** A shared-state (Redis) call failed. */
   stateError(operation: string): void;
+  /** A routing table reload was applied or refused. */
+  tableReload(outcome: 'applied' | 'rejected'): void;
   /** Reads in-flight counts per deployment at scrape time. */
   setInFlightSource(source: () => Promise<ReadonlyMap<string, number>>): void;
 }
@@ -85,6 +87,12 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
     labelNames: ['tier', 'kind', 'status'],
     registers,
   });
+  const reloads = new Counter({
+    name: 'autotier_table_reloads_total',
+    help: 'Routing table reloads by outcome (a rejected one leaves the previous table serving)',
+    labelNames: ['outcome'],
+    registers,
+  });
   let inFlightSource: (() => Promise<ReadonlyMap<string, number>>) | undefined;
   new Gauge({
     name: 'autotier_in_flight',
@@ -129,6 +137,7 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
     observer,
     cooldown: (deploymentId, reason) => cooldowns.inc({ deployment: deploymentId, reason }),
     stateError: (operation) => stateErrors.inc({ operation }),
+    tableReload: (outcome) => reloads.inc({ outcome }),
     setInFlightSource: (source) => {
       inFlightSource = source;
     },

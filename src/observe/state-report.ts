@@ -2,10 +2,19 @@ import type { LoadedTable } from '../config/load-routing-table.js';
 import type { StateStore } from '../state/state-store.js';
 import type { ActivitySnapshot } from './recent-activity.js';
 
+/** Table reloads since start, and the last one refused. */
+export interface ReloadHistory {
+  applied: number;
+  rejected: number;
+  lastRejection:
+    { at: number; file: string; problems: readonly { path: string; message: string }[] } | undefined;
+}
+
 export interface StateReportInput {
   loaded: LoadedTable;
   store: StateStore;
   activity: ActivitySnapshot;
+  reloads?: ReloadHistory;
   now: number;
   /** Shared-state health, when a shared store is configured. */
   sharedState: { kind: 'memory' | 'redis'; degraded: boolean; errors: number };
@@ -49,10 +58,22 @@ export async function toStateReport(input: StateReportInput): Promise<Record<str
       version: input.loaded.version,
       loaded_at: new Date(input.loaded.loadedAt).toISOString(),
       warnings: input.loaded.warnings,
+      reloads_applied: input.reloads?.applied ?? 0,
+      reloads_rejected: input.reloads?.rejected ?? 0,
+      last_rejected_reload: toRejectionReport(input.reloads?.lastRejection),
     },
     classifier: { mode: table.classifier.mode, deployment: table.classifier.deployment ?? null },
     shared_state: input.sharedState,
     recent_window_ms: input.activity.windowMs,
     deployments,
+  };
+}
+
+function toRejectionReport(rejection: ReloadHistory['lastRejection']): Record<string, unknown> | null {
+  if (rejection === undefined) return null;
+  return {
+    at: new Date(rejection.at).toISOString(),
+    file: rejection.file,
+    problems: rejection.problems.map((problem) => ({ path: problem.path, message: problem.message })),
   };
 }

@@ -63,11 +63,24 @@ describe('per-key limits', () => {
   it('counts prompt tokens before and completion tokens after against TPM', async () => {
     const { limiter } = setup();
     const limited = key({ secret: 's', tpm: 1000 });
-    const admission = await limiter.admitTokens(limited, { promptTokens: 600, stream: false, totalMs: 1000 });
+    const admission = await limiter.admitTokens(limited, {
+      promptTokens: 600,
+      maxCompletionTokens: 0,
+      stream: false,
+      totalMs: 1000,
+    });
     await admission.finish(300);
     expect(
-      (await rejection(limiter.admitTokens(limited, { promptTokens: 200, stream: false, totalMs: 1000 })))
-        .message,
+      (
+        await rejection(
+          limiter.admitTokens(limited, {
+            promptTokens: 200,
+            maxCompletionTokens: 0,
+            stream: false,
+            totalMs: 1000,
+          }),
+        )
+      ).message,
     ).toContain('1000 tokens per minute');
   });
 
@@ -75,23 +88,117 @@ describe('per-key limits', () => {
     const { clock, limiter } = setup();
     const budgeted = key({ secret: 's', budget: { tokens: 100, period: 'day', timezone: 'UTC' } });
     await (
-      await limiter.admitTokens(budgeted, { promptTokens: 60, stream: false, totalMs: 1000 })
+      await limiter.admitTokens(budgeted, {
+        promptTokens: 60,
+        maxCompletionTokens: 40,
+        stream: false,
+        totalMs: 1000,
+      })
     ).finish(40);
     const error = await rejection(
-      limiter.admitTokens(budgeted, { promptTokens: 1, stream: false, totalMs: 1000 }),
+      limiter.admitTokens(budgeted, {
+        promptTokens: 1,
+        maxCompletionTokens: 0,
+        stream: false,
+        totalMs: 1000,
+      }),
     );
     expect(error.retryAfterSeconds).toBe(14 * 3600);
     clock.advance(14 * 3_600_000);
-    await limiter.admitTokens(budgeted, { promptTokens: 1, stream: false, totalMs: 1000 });
+    await limiter.admitTokens(budgeted, {
+      promptTokens: 1,
+      maxCompletionTokens: 0,
+      stream: false,
+      totalMs: 1000,
+    });
   });
 
   it('limits concurrent streams and frees the slot when a stream ends', async () => {
     const { limiter } = setup();
     const streamer = key({ secret: 's', max_streams: 1 });
-    const first = await limiter.admitTokens(streamer, { promptTokens: 1, stream: true, totalMs: 1000 });
-    await rejection(limiter.admitTokens(streamer, { promptTokens: 1, stream: true, totalMs: 1000 }));
-    await limiter.admitTokens(streamer, { promptTokens: 1, stream: false, totalMs: 1000 });
+    const first = await limiter.admitTokens(streamer, {
+      promptTokens: 1,
+      maxCompletionTokens: 0,
+      stream: true,
+      totalMs: 1000,
+    });
+    await rejection(
+      limiter.admitTokens(streamer, { promptTokens: 1, maxCompletionTokens: 0, stream: true, totalMs: 1000 }),
+    );
+    await limiter.admitTokens(streamer, {
+      promptTokens: 1,
+      maxCompletionTokens: 0,
+      stream: false,
+      totalMs: 1000,
+    });
     await first.finish(1);
-    await limiter.admitTokens(streamer, { promptTokens: 1, stream: true, totalMs: 1000 });
+    await limiter.admitTokens(streamer, {
+      promptTokens: 1,
+      maxCompletionTokens: 0,
+      stream: true,
+      totalMs: 1000,
+    });
+  });
+
+  it('reserves prompt plus max_tokens, so concurrent requests cannot overshoot a budget', async () => {
+    const { limiter } = setup();
+    const budgeted = key({ secret: 's', budget: { tokens: 2000, period: 'day', timezone: 'UTC' } });
+    const reservation = { promptTokens: 100, maxCompletionTokens: 1000, stream: false, totalMs: 1000 };
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 10 }, () => limiter.admitTokens(budgeted, reservation)),
+    );
+    const admitted = outcomes.filter((outcome) => outcome.status === 'fulfilled');
+    expect(admitted).toHaveLength(1);
+    // the answer used 200 of its 1000: 800 go back, so 1,700 of 2,000 are free again
+    await (admitted[0] as PromiseFulfilledResult<{ finish(tokens: number): Promise<void> }>).value.finish(
+      200,
+    );
+    await limiter.admitTokens(budgeted, { ...reservation, maxCompletionTokens: 1600 });
+    await rejection(
+      limiter.admitTokens(budgeted, { ...reservation, promptTokens: 1, maxCompletionTokens: 1 }),
+    );
+  });
+
+  it('returns unused reserved tokens to the TPM bucket that holds them, and settles only once', async () => {
+    const { clock, limiter } = setup();
+    const limited = key({ secret: 's', tpm: 1000 });
+    const admission = await limiter.admitTokens(limited, {
+      promptTokens: 100,
+      maxCompletionTokens: 800,
+      stream: false,
+      totalMs: 1000,
+    });
+    clock.advance(30_000);
+    await admission.finish(100);
+    await admission.finish(0);
+    // 200 are booked 30 s ago: 800 fit now, and all 1000 once that bucket has left the window
+    await (
+      await limiter.admitTokens(limited, {
+        promptTokens: 800,
+        maxCompletionTokens: 0,
+        stream: false,
+        totalMs: 1,
+      })
+    ).finish(0);
+    await rejection(
+      limiter.admitTokens(limited, { promptTokens: 1, maxCompletionTokens: 0, stream: false, totalMs: 1 }),
+    );
+  });
+
+  it('gives back the TPM reservation when the budget refuses', async () => {
+    const { limiter } = setup();
+    const both = key({ secret: 's', tpm: 1000, budget: { tokens: 500, period: 'day', timezone: 'UTC' } });
+    await rejection(
+      limiter.admitTokens(both, { promptTokens: 600, maxCompletionTokens: 0, stream: false, totalMs: 1 }),
+    );
+    await limiter.admitTokens(both, { promptTokens: 500, maxCompletionTokens: 0, stream: false, totalMs: 1 });
+  });
+
+  it('books classifier tokens without refusing, and refuses route checks once the budget is spent', async () => {
+    const { limiter } = setup();
+    const budgeted = key({ secret: 's', budget: { tokens: 100, period: 'day', timezone: 'UTC' } });
+    await limiter.checkTokens(budgeted);
+    await limiter.bookTokens(budgeted, 150);
+    await rejection(limiter.checkTokens(budgeted));
   });
 });

@@ -37,8 +37,21 @@ export function authenticate(
 }
 
 export interface KeyAdmission {
-  /** Call when the request ends: frees the stream slot and books the completion tokens. */
+  /**
+   * Call once when the request ends: frees the stream slot and settles the reservation with the
+   * completion tokens really generated (unused reserved tokens go back to TPM and the budget).
+   */
   finish(completionTokens: number): Promise<void>;
+}
+
+/** What a request reserves on its key's token limits before it is sent upstream. */
+export interface TokenReservation {
+  promptTokens: number;
+  /** The request's effective max_tokens (after the tier's cap) times its `n`. */
+  maxCompletionTokens: number;
+  stream: boolean;
+  /** The tier's total_ms: a stream slot is freed after this even if its release is lost. */
+  totalMs: number;
 }
 
 const MINUTE_MS = 60_000;
@@ -55,25 +68,88 @@ function toLimitError(what: string, decision: Pick<WindowDecision, 'retryAfterMs
 export interface KeyLimiter {
   /** Requests per minute, checked before any classification work. */
   admitRequest(key: ApiKeyConfig): Promise<void>;
-  /** Tokens per minute, the budget and the stream slot, once the prompt is counted. */
-  admitTokens(
-    key: ApiKeyConfig,
-    request: { promptTokens: number; stream: boolean; totalMs: number },
-  ): Promise<KeyAdmission>;
+  /**
+   * Tokens per minute and the budget still have room (POST /v1/route, which sends nothing upstream
+   * but may call the classifier model).
+   */
+  checkTokens(key: ApiKeyConfig): Promise<void>;
+  /** Books tokens already spent on the key's behalf (classifier LLM calls), never refused. */
+  bookTokens(key: ApiKeyConfig, tokens: number): Promise<void>;
+  /**
+   * Reserves prompt tokens plus the largest completion on TPM and the budget, and takes a stream
+   * slot, so concurrent requests cannot overshoot a limit; `finish` settles the reservation.
+   */
+  admitTokens(key: ApiKeyConfig, reservation: TokenReservation): Promise<KeyAdmission>;
 }
 
 /** Per-key RPM, TPM, token budget and concurrent streams, on the shared store. */
 export function createKeyLimiter(options: { store: StateStore; clock: Clock }): KeyLimiter {
-  const { store } = options;
+  const { store, clock } = options;
   const periods = createPeriodClock();
-  const budgetPeriod = (key: ApiKeyConfig): string =>
-    key.budget === undefined
-      ? ''
-      : periods.toPeriodId({
-          timezone: key.budget.timezone,
-          kind: key.budget.period,
-          now: options.clock.now(),
-        });
+  const toPeriod = (budget: NonNullable<ApiKeyConfig['budget']>): string =>
+    periods.toPeriodId({ timezone: budget.timezone, kind: budget.period, now: clock.now() });
+
+  /** Adds tokens to TPM and the budget (negative: returns them), at a reservation's time and period. */
+  async function book(
+    key: ApiKeyConfig,
+    booking: { tokens: number; at: number; period: string | undefined },
+  ): Promise<void> {
+    if (booking.tokens === 0) return;
+    if (key.tpm !== undefined)
+      await store.consumeWindow({
+        key: `key:${key.name}:tpm`,
+        amount: booking.tokens,
+        limit: key.tpm,
+        windowMs: MINUTE_MS,
+        enforce: false,
+        bookAt: booking.at,
+      });
+    if (key.budget !== undefined && booking.period !== undefined)
+      await store.consumePeriod({
+        key: `key:${key.name}:budget`,
+        period: booking.period,
+        amount: booking.tokens,
+        limit: key.budget.tokens,
+        ttlMs: BUDGET_TTL_MS[key.budget.period],
+        enforce: false,
+      });
+  }
+
+  /** Reserves `tokens` on TPM and then the budget; a refusal returns what was already taken. */
+  async function reserve(key: ApiKeyConfig, tokens: number): Promise<{ at: number; period?: string }> {
+    const at = clock.now();
+    if (key.tpm !== undefined) {
+      const decision = await store.consumeWindow({
+        key: `key:${key.name}:tpm`,
+        amount: tokens,
+        limit: key.tpm,
+        windowMs: MINUTE_MS,
+        enforce: true,
+      });
+      if (!decision.allowed) throw toLimitError(`${key.tpm} tokens per minute for key ${key.name}`, decision);
+    }
+    if (key.budget === undefined) return { at };
+    const { budget } = key;
+    const period = toPeriod(budget);
+    const decision = await store.consumePeriod({
+      key: `key:${key.name}:budget`,
+      period,
+      amount: tokens,
+      limit: budget.tokens,
+      ttlMs: BUDGET_TTL_MS[budget.period],
+      enforce: true,
+    });
+    if (decision.allowed) return { at, period };
+    if (key.tpm !== undefined) await book({ ...key, budget: undefined }, { tokens: -tokens, at, period });
+    throw toLimitError(`token budget of ${budget.tokens} per ${budget.period} for key ${key.name}`, {
+      retryAfterMs: periods.msUntilNextPeriod({
+        timezone: budget.timezone,
+        kind: budget.period,
+        now: clock.now(),
+      }),
+    });
+  }
+
   return {
     async admitRequest(key) {
       if (key.rpm === undefined) return;
@@ -87,71 +163,39 @@ export function createKeyLimiter(options: { store: StateStore; clock: Clock }): 
       if (!decision.allowed)
         throw toLimitError(`${key.rpm} requests per minute for key ${key.name}`, decision);
     },
-    async admitTokens(key, request) {
-      if (key.tpm !== undefined) {
-        const decision = await store.consumeWindow({
-          key: `key:${key.name}:tpm`,
-          amount: request.promptTokens,
-          limit: key.tpm,
-          windowMs: MINUTE_MS,
-          enforce: true,
-        });
-        if (!decision.allowed)
-          throw toLimitError(`${key.tpm} tokens per minute for key ${key.name}`, decision);
-      }
-      if (key.budget !== undefined) {
-        const { budget } = key;
-        const period = budgetPeriod(key);
-        const decision = await store.consumePeriod({
-          key: `key:${key.name}:budget`,
-          period,
-          amount: request.promptTokens,
-          limit: budget.tokens,
-          ttlMs: BUDGET_TTL_MS[budget.period],
-          enforce: true,
-        });
-        if (!decision.allowed) {
-          throw toLimitError(`token budget of ${budget.tokens} per ${budget.period} for key ${key.name}`, {
-            retryAfterMs: periods.msUntilNextPeriod({
-              timezone: budget.timezone,
-              kind: budget.period,
-              now: options.clock.now(),
-            }),
-          });
-        }
-      }
+    async checkTokens(key) {
+      await reserve(key, 0);
+    },
+    async bookTokens(key, tokens) {
+      if (tokens <= 0) return;
+      await book(key, {
+        tokens,
+        at: clock.now(),
+        period: key.budget === undefined ? undefined : toPeriod(key.budget),
+      });
+    },
+    async admitTokens(key, reservation) {
+      const reserved = reservation.promptTokens + reservation.maxCompletionTokens;
+      const held = await reserve(key, reserved);
       const slot = `key:${key.name}:streams`;
-      const holdsSlot = request.stream && key.max_streams !== undefined;
+      const holdsSlot = reservation.stream && key.max_streams !== undefined;
       if (
         holdsSlot &&
-        !(await store.acquireSlot({ key: slot, limit: key.max_streams ?? 0, ttlMs: request.totalMs }))
+        !(await store.acquireSlot({ key: slot, limit: key.max_streams ?? 0, ttlMs: reservation.totalMs }))
       ) {
+        await book(key, { tokens: -reserved, at: held.at, period: held.period });
         throw toLimitError(`${key.max_streams} concurrent streams for key ${key.name}`, {
           retryAfterMs: 1000,
         });
       }
+      let finished = false;
       return {
         async finish(completionTokens) {
+          if (finished) return;
+          finished = true;
           if (holdsSlot) await store.releaseSlot(slot);
-          if (completionTokens <= 0) return;
-          if (key.tpm !== undefined)
-            await store.consumeWindow({
-              key: `key:${key.name}:tpm`,
-              amount: completionTokens,
-              limit: key.tpm,
-              windowMs: MINUTE_MS,
-              enforce: false,
-            });
-          if (key.budget !== undefined) {
-            await store.consumePeriod({
-              key: `key:${key.name}:budget`,
-              period: budgetPeriod(key),
-              amount: completionTokens,
-              limit: key.budget.tokens,
-              ttlMs: BUDGET_TTL_MS[key.budget.period],
-              enforce: false,
-            });
-          }
+          const unused = reservation.maxCompletionTokens - Math.max(0, completionTokens);
+          await book(key, { tokens: -unused, at: held.at, period: held.period });
         },
       };
     },

@@ -56,8 +56,8 @@ redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return 1`;
 
 /**
- * KEYS: window hash (bucket index -> amount). ARGV: amount, limit, window ms, enforce (1/0), now, buckets.
- * Returns {allowed, total, retry-after ms}.
+ * KEYS: window hash (bucket index -> amount). ARGV: amount, limit, window ms, enforce (1/0), now, buckets,
+ * book-at ms (the bucket that receives the amount; empty = now). Returns {allowed, total, retry-after ms}.
  */
 export const CONSUME_WINDOW = `
 local buckets = tonumber(ARGV[6])
@@ -86,7 +86,10 @@ if ARGV[4] == '1' and total + amount > limit then
   end
   return {0, total, windowMs}
 end
-redis.call('HINCRBY', KEYS[1], tostring(current), amount)
+local target = current
+if ARGV[7] ~= nil and ARGV[7] ~= '' then target = math.floor(tonumber(ARGV[7]) / bucketMs) end
+if target <= current - buckets then return {1, total, 0} end
+redis.call('HINCRBY', KEYS[1], tostring(target), amount)
 redis.call('PEXPIRE', KEYS[1], windowMs)
 return {1, total + amount, 0}`;
 

@@ -177,6 +177,7 @@ export function createRedisStateStore(options: RedisStateStoreOptions): RedisSta
           request.enforce ? 1 : 0,
           options.clock.now(),
           WINDOW_BUCKETS,
+          request.bookAt === undefined ? '' : Math.floor(request.bookAt),
         ],
       );
       return toDecision(raw);

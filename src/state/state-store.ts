@@ -50,6 +50,12 @@ export interface WindowRequest {
   /** Window length, ms; counted in 60 buckets, so a 60 s window is precise to 1 s. */
   windowMs: number;
   enforce: boolean;
+  /**
+   * Epoch ms whose bucket receives the amount, for settling an earlier reservation (a negative amount
+   * returns unused tokens to the bucket that holds them). Dropped when that bucket has left the
+   * window. @default now
+   */
+  bookAt?: number | undefined;
 }
 
 export interface PeriodRequest {

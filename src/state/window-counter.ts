@@ -10,6 +10,8 @@ export interface WindowStep {
   windowMs: number;
   enforce: boolean;
   now: number;
+  /** Epoch ms whose bucket receives the amount (see WindowRequest.bookAt). @default now */
+  bookAt?: number | undefined;
 }
 
 /**
@@ -27,7 +29,9 @@ export function stepWindow(step: WindowStep): WindowDecision {
   if (step.enforce && total + step.amount > step.limit) {
     return { allowed: false, total, retryAfterMs: toRetryAfterMs({ ...step, total, bucketMs }) };
   }
-  step.buckets.set(current, (step.buckets.get(current) ?? 0) + step.amount);
+  const target = step.bookAt === undefined ? current : Math.floor(step.bookAt / bucketMs);
+  if (target <= current - WINDOW_BUCKETS) return { allowed: true, total, retryAfterMs: 0 };
+  step.buckets.set(target, (step.buckets.get(target) ?? 0) + step.amount);
   return { allowed: true, total: total + step.amount, retryAfterMs: 0 };
 }
 

@@ -217,8 +217,9 @@ describe('overrides disabled and hot reload', () => {
     const reloader = createTableReloader({
       path,
       clock: { now: () => Date.now() },
+      current: () => stack.service.currentTable(),
       onLoad: (table) => stack.service.setTable(table),
-      onReject: (error) => rejected.push(error.message),
+      onReject: (rejection) => rejected.push(rejection.message),
       debounceMs: 20,
     });
     try {
