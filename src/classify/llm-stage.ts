@@ -1,5 +1,6 @@
 import OpenAI from 'openai';
 import type { DeploymentConfig } from '../config/routing-table-schema.js';
+import { redactSecrets } from '../shared/redact.js';
 import type { ClassifyInput } from './classify-input.js';
 import { parseClassifierReply, type LlmVerdict } from './parse-classifier-reply.js';
 
@@ -92,7 +93,7 @@ export function createLlmStage(options: LlmStageOptions): LlmStage {
       } catch (error) {
         return {
           ok: false,
-          problem: signal.aborted ? 'deadline' : (error as Error).message,
+          problem: signal.aborted ? 'deadline' : redactSecrets((error as Error).message, [options.apiKey]),
           tokens: promptEstimate,
         };
       }

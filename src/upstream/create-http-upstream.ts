@@ -35,29 +35,30 @@ export function createHttpUpstream(options: HttpUpstreamOptions): Upstream {
     return target;
   };
 
-  const headersFor = (request: AttemptRequest): Record<string, string> => {
+  const headersFor = (request: AttemptRequest, key: string | undefined): Record<string, string> => {
     const headers: Record<string, string> = {
       'content-type': 'application/json',
       accept: 'text/event-stream',
       'x-request-id': request.requestId,
     };
-    const envName = request.deployment.api_key_env;
-    const key = envName === undefined ? undefined : options.readSecret(envName);
     if (key !== undefined) headers['authorization'] = `Bearer ${key}`;
     return headers;
   };
 
   function open(request: AttemptRequest): Promise<UpstreamAttempt> {
+    const envName = request.deployment.api_key_env;
+    const key = envName === undefined ? undefined : options.readSecret(envName);
     return startAttempt({
       request,
       clock: options.clock,
+      secrets: key === undefined ? [] : [key],
       dispatch: (handler) => {
         const { pool, basePath } = targetFor(request.deployment);
         pool.dispatch(
           {
             path: `${basePath}${request.path}`,
             method: 'POST',
-            headers: headersFor(request),
+            headers: headersFor(request, key),
             body: request.body,
             // the watchdog times connect_ms precisely; undici's own coarse timer is only a backstop
             headersTimeout: request.limits.connectMs + 1000,

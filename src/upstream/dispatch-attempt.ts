@@ -2,6 +2,7 @@ import type { Dispatcher } from 'undici';
 import { createCancelController, type CancelController, type CancelSignal } from '../shared/cancel-signal.js';
 import type { Clock } from '../shared/clock.js';
 import { RouterError } from '../shared/errors.js';
+import { redactSecrets } from '../shared/redact.js';
 import { createAttemptWatchdog, type AttemptWatchdog } from './attempt-watchdog.js';
 import { createEventQueue, type EventQueue } from './event-queue.js';
 import { createEventReader, type EventReader } from './event-reader.js';
@@ -29,6 +30,8 @@ function linkAbort(parent: CancelSignal, controller: CancelController): () => vo
 interface AttemptOptions {
   request: AttemptRequest;
   clock: Clock;
+  /** Secret values (the deployment's API key) masked in any upstream text an error carries. */
+  secrets: readonly string[];
   resolve: (attempt: UpstreamAttempt) => void;
   reject: (error: RouterError) => void;
 }
@@ -64,7 +67,11 @@ class AttemptHandler implements Dispatcher.DispatchHandler {
       clock,
       deploymentId: request.deployment.id,
     });
-    this.reader = createEventReader({ watchdog: this.watchdog, deploymentId: request.deployment.id });
+    this.reader = createEventReader({
+      watchdog: this.watchdog,
+      deploymentId: request.deployment.id,
+      secrets: options.secrets,
+    });
     this.events = createEventQueue({
       pause: () => this.dispatch?.pause(),
       resume: () => this.dispatch?.resume(),
@@ -103,7 +110,7 @@ class AttemptHandler implements Dispatcher.DispatchHandler {
     this.options.reject(
       this.watchdog.reason() ??
         toCancelError(request.signal, error) ??
-        toErrorFromException(error, request.deployment.id),
+        toErrorFromException(error, { deploymentId: request.deployment.id, secrets: this.options.secrets }),
     );
   }
 
@@ -163,6 +170,7 @@ class AttemptHandler implements Dispatcher.DispatchHandler {
           retryAfter: errorStatus.retryAfter,
           deploymentId: this.options.request.deployment.id,
           now: this.options.clock.now(),
+          secrets: this.options.secrets,
         }),
       );
       return;
@@ -187,7 +195,7 @@ class AttemptHandler implements Dispatcher.DispatchHandler {
       toCancelError(this.controller.signal, error) ??
       new RouterError({
         code: 'UPSTREAM_STREAM_CUT',
-        message: `${this.options.request.deployment.id}: stream broken (${(error as Error).message})`,
+        message: `${this.options.request.deployment.id}: stream broken (${redactSecrets((error as Error).message, this.options.secrets)})`,
         retryable: true,
         cause: error,
       })
@@ -200,9 +208,17 @@ export function startAttempt(options: {
   request: AttemptRequest;
   clock: Clock;
   dispatch: (handler: Dispatcher.DispatchHandler) => void;
+  /** Secret values masked in upstream error text. @default [] */
+  secrets?: readonly string[];
 }): Promise<UpstreamAttempt> {
   return new Promise<UpstreamAttempt>((resolve, reject) => {
-    const handler = new AttemptHandler({ request: options.request, clock: options.clock, resolve, reject });
+    const handler = new AttemptHandler({
+      request: options.request,
+      clock: options.clock,
+      secrets: options.secrets ?? [],
+      resolve,
+      reject,
+    });
     try {
       options.dispatch(handler);
     } catch (error) {

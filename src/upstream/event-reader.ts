@@ -1,5 +1,6 @@
 import { StringDecoder } from 'node:string_decoder';
 import { RouterError } from '../shared/errors.js';
+import { redactSecrets } from '../shared/redact.js';
 import { hasContent, isChatChunk, toFinishedIndexes, type ChatChunk } from './chat-chunk.js';
 import { createSseParser } from './sse-parser.js';
 import type { AttemptWatchdog } from './attempt-watchdog.js';
@@ -25,7 +26,8 @@ export interface EventReader {
   finish(): RouterError | undefined;
 }
 
-function parseChunk(data: string, deploymentId: string): ChatChunk {
+function parseChunk(data: string, source: { deploymentId: string; secrets: readonly string[] }): ChatChunk {
+  const { deploymentId } = source;
   let parsed: unknown;
   try {
     parsed = JSON.parse(data);
@@ -47,14 +49,20 @@ function parseChunk(data: string, deploymentId: string): ChatChunk {
   if (parsed.error !== undefined && parsed.error !== null) {
     throw new RouterError({
       code: 'UPSTREAM_SERVER_ERROR',
-      message: `${deploymentId}: in-stream error ${JSON.stringify(parsed.error).slice(0, 300)}`,
+      message: `${deploymentId}: in-stream error ${redactSecrets(JSON.stringify(parsed.error).slice(0, 300), source.secrets)}`,
       retryable: true,
     });
   }
   return parsed;
 }
 
-export function createEventReader(options: { watchdog: AttemptWatchdog; deploymentId: string }): EventReader {
+export function createEventReader(options: {
+  watchdog: AttemptWatchdog;
+  deploymentId: string;
+  /** Secret values masked in an in-stream error's text. @default [] */
+  secrets?: readonly string[];
+}): EventReader {
+  const source = { deploymentId: options.deploymentId, secrets: options.secrets ?? [] };
   const parser = createSseParser();
   const decoder = new StringDecoder('utf8');
   /** Choice indexes seen, and those that carried a finish_reason. */
@@ -63,7 +71,7 @@ export function createEventReader(options: { watchdog: AttemptWatchdog; deployme
   let contentSeen = false;
   let done = false;
   const toEvent = (data: string): UpstreamEvent => {
-    const chunk = parseChunk(data, options.deploymentId);
+    const chunk = parseChunk(data, source);
     const content = hasContent(chunk);
     options.watchdog.onChunk(content);
     for (const choice of chunk.choices ?? []) seen.add(choice.index ?? 0);

@@ -49,11 +49,30 @@ describe('upstream error translation', () => {
 
   it('maps undici timeouts and resets to retryable errors', () => {
     expect(
-      toErrorFromException(Object.assign(new Error('x'), { code: 'UND_ERR_HEADERS_TIMEOUT' }), 'd').code,
+      toErrorFromException(Object.assign(new Error('x'), { code: 'UND_ERR_HEADERS_TIMEOUT' }), {
+        deploymentId: 'd',
+      }).code,
     ).toBe('UPSTREAM_CONNECT_TIMEOUT');
-    expect(toErrorFromException(Object.assign(new Error('x'), { code: 'ECONNRESET' }), 'd')).toMatchObject({
+    expect(
+      toErrorFromException(Object.assign(new Error('x'), { code: 'ECONNRESET' }), { deploymentId: 'd' }),
+    ).toMatchObject({
       code: 'UPSTREAM_CONNECT_FAILED',
       retryable: true,
     });
+  });
+
+  it('masks an echoed Authorization header and the deployment key in the upstream message', () => {
+    const error = toErrorFromStatus({
+      status: 400,
+      bodyText: JSON.stringify({
+        error: { message: 'invalid header Authorization: Bearer vllm-key-1234 (key vllm-key-1234)' },
+      }),
+      retryAfter: undefined,
+      deploymentId: 'd',
+      now: 0,
+      secrets: ['vllm-key-1234'],
+    });
+    expect(error.message).toContain('d answered 400: invalid header');
+    expect(error.message).not.toContain('vllm-key-1234');
   });
 });

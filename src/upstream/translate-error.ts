@@ -1,4 +1,5 @@
 import { RouterError } from '../shared/errors.js';
+import { redactSecrets } from '../shared/redact.js';
 
 /** vLLM and OpenAI phrase context overflows in a few ways; any of these means "too long here". */
 const CONTEXT_LENGTH_PATTERN =
@@ -36,11 +37,13 @@ export interface UpstreamStatusError {
   retryAfter: string | undefined;
   deploymentId: string;
   now: number;
+  /** Secret values (the deployment's API key) masked in the upstream's text. @default [] */
+  secrets?: readonly string[];
 }
 
 /** An upstream HTTP error status as a RouterError, with `retryable` decided here, once. */
 export function toErrorFromStatus(failure: UpstreamStatusError): RouterError {
-  const upstreamMessage = toUpstreamMessage(failure.bodyText);
+  const upstreamMessage = redactSecrets(toUpstreamMessage(failure.bodyText), failure.secrets);
   const message = `${failure.deploymentId} answered ${failure.status}: ${upstreamMessage}`;
   const base = { message, upstreamStatus: failure.status };
   if (failure.status === 429) {
@@ -74,10 +77,14 @@ function toErrorCode(error: unknown): string | undefined {
 }
 
 /** A thrown undici/network error as a RouterError (connection refused, reset, timeouts). */
-export function toErrorFromException(error: unknown, deploymentId: string): RouterError {
+export function toErrorFromException(
+  error: unknown,
+  source: { deploymentId: string; secrets?: readonly string[] },
+): RouterError {
   if (error instanceof RouterError) return error;
+  const { deploymentId } = source;
   const code = toErrorCode(error) ?? 'UNKNOWN';
-  const detail = error instanceof Error ? error.message : String(error);
+  const detail = redactSecrets(error instanceof Error ? error.message : String(error), source.secrets);
   if (CONNECT_TIMEOUT_CODES.has(code)) {
     return new RouterError({
       code: 'UPSTREAM_CONNECT_TIMEOUT',

@@ -36,7 +36,7 @@ describe('an API key binds on every path', () => {
         const deployment = (id: string, model: string, vision = false) => ({
           id,
           model,
-          base_url: urls[id],
+          base_url: urls[id] ?? '',
           context_window: 32768,
           vision,
         });
