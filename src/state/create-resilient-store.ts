@@ -83,6 +83,7 @@ export function createResilientStore(options: ResilientStoreOptions): ResilientS
     }
     return shared;
   }
+  const slotsWhileDown = createSlotsWhileDown(options.rateLimitsWhenDown);
   const limitFallback = (consume: () => Promise<WindowDecision>) => (): Promise<WindowDecision> =>
     options.rateLimitsWhenDown === 'open'
       ? consume().then((decision) => ({ ...decision, allowed: true, retryAfterMs: 0 }))
@@ -173,17 +174,46 @@ export function createResilientStore(options: ResilientStoreOptions): ResilientS
       read(
         'acquireSlot',
         () => primary.acquireSlot(request),
-        () => (options.rateLimitsWhenDown === 'open' ? Promise.resolve(true) : Promise.resolve(false)),
+        () => Promise.resolve(slotsWhileDown.grant(request.key)),
       ),
     releaseSlot: (key) =>
-      read(
-        'releaseSlot',
-        () => primary.releaseSlot(key),
-        () => Promise.resolve(),
-      ),
+      slotsWhileDown.release(key)
+        ? Promise.resolve()
+        : read(
+            'releaseSlot',
+            () => primary.releaseSlot(key),
+            () => Promise.resolve(),
+          ),
     async close() {
       await primary.close();
       await local.close();
+    },
+  };
+}
+
+/**
+ * Stream slots granted while the shared store was down (`open` policy): the shared store never
+ * counted them, so their releases end here instead of lowering a count it holds. Keyed by slot key
+ * (API key names from the table).
+ */
+function createSlotsWhileDown(policy: 'open' | 'closed'): {
+  grant(key: string): boolean;
+  /** True when the release belonged to a slot granted here. */
+  release(key: string): boolean;
+} {
+  const granted = new Map<string, number>();
+  return {
+    grant(key) {
+      if (policy === 'closed') return false;
+      granted.set(key, (granted.get(key) ?? 0) + 1);
+      return true;
+    },
+    release(key) {
+      const count = granted.get(key) ?? 0;
+      if (count === 0) return false;
+      if (count === 1) granted.delete(key);
+      else granted.set(key, count - 1);
+      return true;
     },
   };
 }
