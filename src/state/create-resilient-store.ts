@@ -1,4 +1,5 @@
 import type { Logger } from '../observe/logger.js';
+import { createSlotsWhileDown } from './slots-while-down.js';
 import type { CooldownRecord, StateStore, WindowDecision } from './state-store.js';
 
 export interface ResilientStoreOptions {
@@ -43,9 +44,12 @@ export function createResilientStore(options: ResilientStoreOptions): ResilientS
       });
     down = true;
   };
+  const slotsWhileDown = createSlotsWhileDown(options.rateLimitsWhenDown);
   const succeeded = (): void => {
-    if (down) logger.info('shared state store is back');
+    if (!down) return;
+    logger.info('shared state store is back');
     down = false;
+    void slotsWhileDown.handOver(primary).catch((error: unknown) => failed('acquireSlot', error));
   };
   async function read<T>(
     operation: string,
@@ -83,7 +87,6 @@ export function createResilientStore(options: ResilientStoreOptions): ResilientS
     }
     return shared;
   }
-  const slotsWhileDown = createSlotsWhileDown(options.rateLimitsWhenDown);
   const limitFallback = (consume: () => Promise<WindowDecision>) => (): Promise<WindowDecision> =>
     options.rateLimitsWhenDown === 'open'
       ? consume().then((decision) => ({ ...decision, allowed: true, retryAfterMs: 0 }))
@@ -187,33 +190,6 @@ export function createResilientStore(options: ResilientStoreOptions): ResilientS
     async close() {
       await primary.close();
       await local.close();
-    },
-  };
-}
-
-/**
- * Stream slots granted while the shared store was down (`open` policy): the shared store never
- * counted them, so their releases end here instead of lowering a count it holds. Keyed by slot key
- * (API key names from the table).
- */
-function createSlotsWhileDown(policy: 'open' | 'closed'): {
-  grant(key: string): boolean;
-  /** True when the release belonged to a slot granted here. */
-  release(key: string): boolean;
-} {
-  const granted = new Map<string, number>();
-  return {
-    grant(key) {
-      if (policy === 'closed') return false;
-      granted.set(key, (granted.get(key) ?? 0) + 1);
-      return true;
-    },
-    release(key) {
-      const count = granted.get(key) ?? 0;
-      if (count === 0) return false;
-      if (count === 1) granted.delete(key);
-      else granted.set(key, count - 1);
-      return true;
     },
   };
 }
