@@ -12,6 +12,8 @@ export interface Metrics {
   cooldown(deploymentId: string, reason: string): void;
   /** A shared-state (Redis) call failed. */
   stateError(operation: string): void;
+  /** Entries a capped per-client map dropped to stay under its cap (`sessions`, `classification`, ...). */
+  cacheEvicted(cache: string, count: number): void;
   /** Reads in-flight counts per deployment at scrape time. */
   setInFlightSource(source: () => Promise<ReadonlyMap<string, number>>): void;
 }
@@ -85,6 +87,12 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
     labelNames: ['tier', 'kind', 'status'],
     registers,
   });
+  const evictions = new Counter({
+    name: 'autotier_cache_evictions_total',
+    help: 'Entries dropped from a capped cache or per-client map, least recently used first',
+    labelNames: ['cache'],
+    registers,
+  });
   let inFlightSource: (() => Promise<ReadonlyMap<string, number>>) | undefined;
   new Gauge({
     name: 'autotier_in_flight',
@@ -129,6 +137,7 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
     observer,
     cooldown: (deploymentId, reason) => cooldowns.inc({ deployment: deploymentId, reason }),
     stateError: (operation) => stateErrors.inc({ operation }),
+    cacheEvicted: (cache, count) => evictions.inc({ cache }, count),
     setInFlightSource: (source) => {
       inFlightSource = source;
     },
