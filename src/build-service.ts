@@ -72,13 +72,15 @@ export function buildService(options: ServiceOptions): Service {
   const clock = options.clock ?? systemClock;
   let loaded = options.table;
   let classifier = options.createClassifier(loaded);
-  const store = options.store ?? createMemoryStateStore({ clock });
+  const metrics = options.metrics ?? createMetrics();
+  const store =
+    options.store ??
+    createMemoryStateStore({ clock, onEvict: (count) => metrics.cacheEvicted('sessions', count) });
   const sharedState = options.sharedState ?? {
     kind: 'memory' as const,
     degraded: () => false,
     errors: () => 0,
   };
-  const metrics = options.metrics ?? createMetrics();
   metrics.setInFlightSource(() =>
     store.getInFlight(loaded.table.deployments.map((deployment) => deployment.id)),
   );

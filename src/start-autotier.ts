@@ -70,6 +70,7 @@ async function createSharedState(input: {
     url,
     clock: systemClock,
     commandTimeoutMs: input.env.AUTOTIER_REDIS_TIMEOUT_MS,
+    onEvict: (count) => metrics.cacheEvicted('redis_sessions', count),
   });
   if (!(await redis.ready(2000)))
     input.logger.error('Redis is not answering yet; serving on local state until it does', {
@@ -77,7 +78,10 @@ async function createSharedState(input: {
     });
   const store = createResilientStore({
     primary: redis,
-    local: createMemoryStateStore({ clock: systemClock }),
+    local: createMemoryStateStore({
+      clock: systemClock,
+      onEvict: (count) => metrics.cacheEvicted('sessions', count),
+    }),
     logger: input.logger,
     rateLimitsWhenDown: input.table.table.state.rate_limits_when_down,
     onError: (operation) => metrics.stateError(operation),
@@ -142,6 +146,7 @@ export async function startAutotier(options: StartOptions): Promise<RunningAutot
         clock: systemClock,
         logger,
         readSecret,
+        onCacheEvict: (count) => shared.metrics.cacheEvicted('classification', count),
       }),
   });
   const reloader = createTableReloader({

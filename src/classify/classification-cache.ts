@@ -8,6 +8,8 @@ export interface ClassificationCacheOptions {
   /** Entries kept; the least recently used goes first. 0 disables the cache. */
   maxEntries: number;
   ttlMs: number;
+  /** Told how many entries were dropped to stay under `maxEntries` (metrics). */
+  onEvict?: (count: number) => void;
 }
 
 export interface ClassificationCache {
@@ -43,11 +45,14 @@ export function createClassificationCache(options: ClassificationCacheOptions): 
       if (options.maxEntries === 0) return;
       entries.delete(key);
       entries.set(key, { decision, expiresAt: options.clock.now() + options.ttlMs });
+      let evicted = 0;
       while (entries.size > options.maxEntries) {
         const oldest = entries.keys().next().value;
         if (oldest === undefined) break;
         entries.delete(oldest);
+        evicted += 1;
       }
+      if (evicted > 0) options.onEvict?.(evicted);
     },
     size: () => entries.size,
   };

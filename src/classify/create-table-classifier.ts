@@ -19,6 +19,8 @@ export interface TableClassifierOptions {
   logger: Logger;
   readSecret: (name: string) => string | undefined;
   now?: () => number;
+  /** Told how many entries the classification cache dropped to stay under `max_entries` (metrics). */
+  onCacheEvict?: (count: number) => void;
 }
 
 /** Fills `{{SIMPLE_MODEL}}`-style placeholders; split/join, so `$` and braces in values stay literal. */
@@ -82,6 +84,7 @@ export function createTableClassifier(options: TableClassifierOptions): Classifi
       clock: options.clock,
       maxEntries: config.cache.max_entries,
       ttlMs: config.cache.ttl_ms,
+      ...(options.onCacheEvict === undefined ? {} : { onEvict: options.onCacheEvict }),
     }),
     threshold: config.threshold,
     deadlineMs: config.deadline_ms,

@@ -12,6 +12,7 @@ import {
   type KeyIndex,
 } from '../policy/api-keys.js';
 import { createAvailabilityChecker } from '../policy/availability.js';
+import { toSessionKey } from '../policy/session-key.js';
 import type { TokenCounter } from '../policy/token-counter.js';
 import type { Clock } from '../shared/clock.js';
 import { RouterError } from '../shared/errors.js';
@@ -122,7 +123,10 @@ export function createGateway(options: GatewayOptions): Gateway {
       checker,
       store,
       now: clock.now(),
-      hints: { minTier: context.hints.minTier, sessionKey: context.hints.sessionKey ?? userKey },
+      hints: {
+        minTier: context.hints.minTier,
+        sessionKey: toSessionKey({ keyName: key?.name, sessionId: context.hints.sessionKey ?? userKey }),
+      },
       overridesAllowed: table.overrides.allow_client && key?.allow_overrides !== false,
       allowed: key === undefined ? undefined : { tiers: key.tiers, models: key.models, keyName: key.name },
       request: {

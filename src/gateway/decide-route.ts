@@ -31,7 +31,7 @@ export interface RouteDecision {
   rules: RuleRecord[];
   /** The tier a session ladder records after success (undefined: no session or a pinned model). */
   sessionTier: Tier | undefined;
-  /** The session key in force (header, or `user` when configured). */
+  /** The session ladder's store key in force (from `toSessionKey`: hashed, per API key). */
   sessionKey?: string | undefined;
 }
 
@@ -39,7 +39,10 @@ export interface RouteDecision {
 export interface RouteHints {
   /** x-autotier-min-tier */
   minTier?: string | undefined;
-  /** Session key (x-session-id, or `user` when configured). */
+  /**
+   * The x-session-id header as sent in a request context; the gateway hands `decideRoute` the store
+   * key made from it (or from `user`) by `toSessionKey`.
+   */
   sessionKey?: string | undefined;
 }
 

@@ -14,6 +14,8 @@ export interface Metrics {
   stateError(operation: string): void;
   /** A routing table reload was applied or refused. */
   tableReload(outcome: 'applied' | 'rejected'): void;
+  /** Entries a capped per-client map dropped to stay under its cap (`sessions`, `classification`, ...). */
+  cacheEvicted(cache: string, count: number): void;
   /** Reads in-flight counts per deployment at scrape time. */
   setInFlightSource(source: () => Promise<ReadonlyMap<string, number>>): void;
 }
@@ -93,6 +95,12 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
     labelNames: ['outcome'],
     registers,
   });
+  const evictions = new Counter({
+    name: 'autotier_cache_evictions_total',
+    help: 'Entries dropped from a capped cache or per-client map, least recently used first',
+    labelNames: ['cache'],
+    registers,
+  });
   let inFlightSource: (() => Promise<ReadonlyMap<string, number>>) | undefined;
   new Gauge({
     name: 'autotier_in_flight',
@@ -138,6 +146,7 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
     cooldown: (deploymentId, reason) => cooldowns.inc({ deployment: deploymentId, reason }),
     stateError: (operation) => stateErrors.inc({ operation }),
     tableReload: (outcome) => reloads.inc({ outcome }),
+    cacheEvicted: (cache, count) => evictions.inc({ cache }, count),
     setInFlightSource: (source) => {
       inFlightSource = source;
     },

@@ -34,6 +34,17 @@ function countBy<T>(items: readonly T[], key: (item: T) => string): Record<strin
   return counts;
 }
 
+/**
+ * The summary without prompt and completion text (`log_content: true`): those go to the log only;
+ * kept here they would let 200 requests of 20 MB hold 4 GB.
+ */
+function withoutContent(summary: RequestSummary): RequestSummary {
+  if (summary.content === undefined) return summary;
+  const kept = { ...summary };
+  delete kept.content;
+  return kept;
+}
+
 /** Keeps the recent past in memory (bounded): latest decisions, error counts, shares, fallbacks. */
 export function createRecentActivity(
   options: RecentActivityOptions,
@@ -57,7 +68,7 @@ export function createRecentActivity(
       prune(now);
     },
     onRequest(summary) {
-      requests.unshift(summary);
+      requests.unshift(withoutContent(summary));
       if (requests.length > keep) requests.pop();
     },
     snapshot() {

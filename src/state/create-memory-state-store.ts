@@ -1,9 +1,19 @@
 import type { Clock } from '../shared/clock.js';
+import { createSessionLadders } from './session-ladders.js';
 import type { CooldownRecord, StateStore } from './state-store.js';
 import { stepWindow, type WindowBuckets } from './window-counter.js';
 
 export interface MemoryStateStoreOptions {
   clock: Clock;
+  /** Session ladders kept; the least recently raised goes first. @default 100000 */
+  maxSessions?: number;
+  /** Told how many sessions were dropped to stay under `maxSessions` (metrics). */
+  onEvict?: (count: number) => void;
+}
+
+export interface MemoryStateStore extends StateStore {
+  /** Session ladders held now (at most `maxSessions`). */
+  sessionCount(): number;
 }
 
 function pick<T>(source: ReadonlyMap<string, T>, ids: readonly string[]): Map<string, T> {
@@ -16,20 +26,17 @@ function pick<T>(source: ReadonlyMap<string, T>, ids: readonly string[]): Map<st
 }
 
 /** The embedded default: state in this process only. */
-export function createMemoryStateStore(options: MemoryStateStoreOptions): StateStore {
+export function createMemoryStateStore(options: MemoryStateStoreOptions): MemoryStateStore {
   const cooldowns = new Map<string, CooldownRecord>();
   const probes = new Map<string, number>();
   const inFlight = new Map<string, number>();
   const latencies = new Map<string, number>();
-  const sessions = new Map<string, { rank: number; expiresAt: number }>();
+  // keyed by hashed session ids (client-chosen, so capped); the other maps are keyed by deployment
+  // ids and API key names from the routing table
+  const sessions = createSessionLadders(options);
   const windows = new Map<string, WindowBuckets>();
   const periods = new Map<string, { period: string; total: number }>();
   const slots = new Map<string, number>();
-  /** Drops expired sessions now and then, so the map stays bounded by the active ones. */
-  const sweepSessions = (now: number): void => {
-    if (sessions.size < 1024) return;
-    for (const [key, entry] of sessions) if (entry.expiresAt <= now) sessions.delete(key);
-  };
   return {
     getCooldowns: (ids) => Promise.resolve(pick(cooldowns, ids)),
     setCooldown(id, record) {
@@ -83,17 +90,9 @@ export function createMemoryStateStore(options: MemoryStateStoreOptions): StateS
       return Promise.resolve();
     },
     getLatencies: (ids) => Promise.resolve(pick(latencies, ids)),
-    getSessionTier(key) {
-      const entry = sessions.get(key);
-      if (entry === undefined || entry.expiresAt <= options.clock.now()) return Promise.resolve(undefined);
-      return Promise.resolve(entry.rank);
-    },
-    raiseSessionTier({ key, rank, ttlMs }) {
-      const now = options.clock.now();
-      const entry = sessions.get(key);
-      const current = entry !== undefined && entry.expiresAt > now ? entry.rank : -1;
-      sessions.set(key, { rank: Math.max(current, rank), expiresAt: now + ttlMs });
-      sweepSessions(now);
+    getSessionTier: (key) => Promise.resolve(sessions.get(key)),
+    raiseSessionTier(session) {
+      sessions.raise(session);
       return Promise.resolve();
     },
     consumeWindow(request) {
@@ -128,5 +127,6 @@ export function createMemoryStateStore(options: MemoryStateStoreOptions): StateS
       return Promise.resolve();
     },
     close: () => Promise.resolve(),
+    sessionCount: () => sessions.size(),
   };
 }

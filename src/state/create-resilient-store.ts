@@ -1,4 +1,5 @@
 import type { Logger } from '../observe/logger.js';
+import { createSlotsWhileDown } from './slots-while-down.js';
 import type { CooldownRecord, StateStore, WindowDecision } from './state-store.js';
 
 export interface ResilientStoreOptions {
@@ -43,9 +44,12 @@ export function createResilientStore(options: ResilientStoreOptions): ResilientS
       });
     down = true;
   };
+  const slotsWhileDown = createSlotsWhileDown(options.rateLimitsWhenDown);
   const succeeded = (): void => {
-    if (down) logger.info('shared state store is back');
+    if (!down) return;
+    logger.info('shared state store is back');
     down = false;
+    void slotsWhileDown.handOver(primary).catch((error: unknown) => failed('acquireSlot', error));
   };
   async function read<T>(
     operation: string,
@@ -173,14 +177,16 @@ export function createResilientStore(options: ResilientStoreOptions): ResilientS
       read(
         'acquireSlot',
         () => primary.acquireSlot(request),
-        () => (options.rateLimitsWhenDown === 'open' ? Promise.resolve(true) : Promise.resolve(false)),
+        () => Promise.resolve(slotsWhileDown.grant(request.key)),
       ),
     releaseSlot: (key) =>
-      read(
-        'releaseSlot',
-        () => primary.releaseSlot(key),
-        () => Promise.resolve(),
-      ),
+      slotsWhileDown.release(key)
+        ? Promise.resolve()
+        : read(
+            'releaseSlot',
+            () => primary.releaseSlot(key),
+            () => Promise.resolve(),
+          ),
     async close() {
       await primary.close();
       await local.close();

@@ -16,27 +16,50 @@ redis.call('PEXPIRE', KEYS[1], math.floor(math.max(1, untilMs - tonumber(ARGV[4]
 redis.call('DEL', KEYS[2])
 return 1`;
 
-/** KEYS: in-flight hash of a deployment, live-instance zset. ARGV: instance, delta, alive-until. */
-export const ADD_IN_FLIGHT = `
-local value = redis.call('HINCRBY', KEYS[1], ARGV[1], ARGV[2])
-if value <= 0 then redis.call('HDEL', KEYS[1], ARGV[1]) end
-redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1])
-redis.call('PEXPIRE', KEYS[1], 3600000)
-return value`;
-
-/** KEYS: in-flight hashes..., live-instance zset last. ARGV: now. Sums counts of live instances only. */
-export const GET_IN_FLIGHT = `
-local alive = {}
-for _, instance in ipairs(redis.call('ZRANGEBYSCORE', KEYS[#KEYS], ARGV[1], '+inf')) do alive[instance] = true end
-local totals = {}
-for index = 1, #KEYS - 1 do
+/**
+ * A Lua function the count scripts share: the sum of the counts the other live instances hold in a
+ * count hash (instance -> count). Fields of instances whose lease has lapsed are deleted on the way.
+ */
+const LIVE_SUM = `
+local function liveSum(hash, aliveKey, now, self)
   local sum = 0
-  local fields = redis.call('HGETALL', KEYS[index])
+  local fields = redis.call('HGETALL', hash)
   for field = 1, #fields, 2 do
-    if alive[fields[field]] then sum = sum + tonumber(fields[field + 1]) end
+    local instance = fields[field]
+    local leaseUntil = redis.call('ZSCORE', aliveKey, instance)
+    if (not leaseUntil) or tonumber(leaseUntil) <= now then redis.call('HDEL', hash, instance)
+    elseif instance ~= self then sum = sum + tonumber(fields[field + 1]) end
   end
-  totals[index] = sum
+  return sum
+end`;
+
+/**
+ * KEYS: live-instance zset, then count hashes (in-flight per deployment, slots per key).
+ * ARGV: instance, lease-until, now, lease ms, then this instance's count per hash (absolute values).
+ * Renews the instance's lease and writes its true counts, so a lost write heals on the next one.
+ */
+export const PUBLISH_COUNTS = `
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[3])
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
+for index = 2, #KEYS do
+  local count = tonumber(ARGV[index + 3])
+  if count > 0 then
+    redis.call('HSET', KEYS[index], ARGV[1], count)
+    redis.call('PEXPIRE', KEYS[index], ARGV[4])
+  else
+    redis.call('HDEL', KEYS[index], ARGV[1])
+  end
 end
+return 1`;
+
+/**
+ * KEYS: in-flight hashes..., live-instance zset last. ARGV: now, this instance.
+ * Sums the counts of the other live instances (the caller adds its own from memory).
+ */
+export const GET_IN_FLIGHT = `${LIVE_SUM}
+local totals = {}
+for index = 1, #KEYS - 1 do totals[index] = liveSum(KEYS[index], KEYS[#KEYS], tonumber(ARGV[1]), ARGV[2]) end
 return totals`;
 
 /** KEYS: latency hash. ARGV: id, sample ms, alpha. */
@@ -48,12 +71,24 @@ if previous then value = tonumber(ARGV[3]) * sample + (1 - tonumber(ARGV[3])) * 
 redis.call('HSET', KEYS[1], ARGV[1], tostring(value))
 return 1`;
 
-/** KEYS: session key. ARGV: rank, ttl ms. Raises the rank, never lowers it, and restarts the window. */
+/**
+ * KEYS: session key, session index (zset of session keys by expiry). ARGV: rank, ttl ms, now, max
+ * sessions. Raises the rank, never lowers it, and restarts the window; past the cap the sessions that
+ * expire first (the least recently raised) are deleted. Returns how many were deleted.
+ */
 export const RAISE_SESSION = `
 local current = redis.call('GET', KEYS[1])
 if (not current) or tonumber(current) < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], ARGV[1]) end
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
-return 1`;
+local now = tonumber(ARGV[3])
+redis.call('ZADD', KEYS[2], now + tonumber(ARGV[2]), KEYS[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
+redis.call('PEXPIRE', KEYS[2], ARGV[2])
+local over = redis.call('ZCARD', KEYS[2]) - tonumber(ARGV[4])
+if over <= 0 then return 0 end
+local popped = redis.call('ZPOPMIN', KEYS[2], over)
+for index = 1, #popped, 2 do redis.call('DEL', popped[index]) end
+return over`;
 
 /**
  * KEYS: window hash (bucket index -> amount). ARGV: amount, limit, window ms, enforce (1/0), now, buckets,
@@ -102,16 +137,14 @@ total = redis.call('INCRBY', KEYS[1], amount)
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return {1, total, 0}`;
 
-/** KEYS: slot counter. ARGV: limit, ttl ms. Returns 1 when a slot was taken. */
-export const ACQUIRE_SLOT = `
-local taken = tonumber(redis.call('GET', KEYS[1]) or '0')
-if taken >= tonumber(ARGV[1]) then return 0 end
-redis.call('INCR', KEYS[1])
-redis.call('PEXPIRE', KEYS[1], ARGV[2])
+/**
+ * KEYS: slot hash (instance -> slots held), live-instance zset. ARGV: instance, slots this instance
+ * would hold with this one, limit, now, lease-until, lease ms. Returns 1 when the slot was taken.
+ */
+export const ACQUIRE_SLOT = `${LIVE_SUM}
+local mine = tonumber(ARGV[2])
+if liveSum(KEYS[1], KEYS[2], tonumber(ARGV[4]), ARGV[1]) + mine > tonumber(ARGV[3]) then return 0 end
+redis.call('ZADD', KEYS[2], ARGV[5], ARGV[1])
+redis.call('HSET', KEYS[1], ARGV[1], mine)
+redis.call('PEXPIRE', KEYS[1], ARGV[6])
 return 1`;
-
-/** KEYS: slot counter. */
-export const RELEASE_SLOT = `
-local taken = redis.call('DECR', KEYS[1])
-if taken <= 0 then redis.call('DEL', KEYS[1]) end
-return taken`;

@@ -1,7 +1,10 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { Clock } from '../shared/clock.js';
+import { createReadCache } from './read-cache.js';
+import { createCountLeases } from './redis-count-leases.js';
 import * as scripts from './redis-scripts.js';
+import { DEFAULT_MAX_SESSIONS } from './session-ladders.js';
 import { WINDOW_BUCKETS, type CooldownRecord, type StateStore, type WindowDecision } from './state-store.js';
 
 export interface RedisStateStoreOptions {
@@ -13,12 +16,24 @@ export interface RedisStateStoreOptions {
   cacheMs?: number;
   /** Time a command may take before it counts as a Redis failure, ms. @default 1000 */
   commandTimeoutMs?: number;
+  /**
+   * How long this instance's in-flight counts and stream slots count without a renewal, ms: a dead
+   * instance's counts stop counting after it. @default 15000
+   */
+  leaseMs?: number;
+  /**
+   * How often this instance re-publishes its true counts and renews its lease, ms; it also does so
+   * right after every reconnect. A count lost in a Redis blip is right again within this. @default 5000
+   */
+  heartbeatMs?: number;
+  /** Session ladders kept in Redis (for all instances); past it the least recently raised go. @default 100000 */
+  maxSessions?: number;
+  /** Told how many sessions were dropped to stay under `maxSessions` (metrics). */
+  onEvict?: (count: number) => void;
 }
 
 /** How long a cooldown record outlives its deadline, so the half-open probe still sees it, ms. */
 const COOLDOWN_GRACE_MS = 10 * 60_000;
-/** An instance that has not refreshed its liveness for this long no longer counts in in-flight sums, ms. */
-const INSTANCE_TTL_MS = 15_000;
 
 type ScriptName = keyof typeof scripts;
 
@@ -70,11 +85,18 @@ export function createRedisStateStore(options: RedisStateStoreOptions): RedisSta
   const key = (...parts: string[]): string => [prefix, ...parts].join(':');
   const alive = key('instances');
   const cache = createReadCache(options.clock, cacheMs);
-  const heartbeat = setInterval(() => {
-    void client.zadd(alive, options.clock.now() + INSTANCE_TTL_MS, instance).catch(() => undefined);
-    void client.zremrangebyscore(alive, '-inf', options.clock.now()).catch(() => undefined);
-  }, INSTANCE_TTL_MS / 3);
+  const leases = createCountLeases({
+    run,
+    clock: options.clock,
+    key,
+    instance,
+    cache,
+    leaseMs: options.leaseMs ?? 15_000,
+  });
+  const publishAll = (): void => void leases.publishAll().catch(() => undefined);
+  const heartbeat = setInterval(publishAll, options.heartbeatMs ?? 5000);
   heartbeat.unref();
+  client.on('ready', publishAll);
 
   const toDecision = (raw: unknown): WindowDecision => {
     const [allowed, total, retryAfterMs] = raw as [number, number, number];
@@ -132,24 +154,8 @@ export function createRedisStateStore(options: RedisStateStoreOptions): RedisSta
     async releaseProbe(id) {
       await client.del(key('probe', id));
     },
-    async addInFlight(id, delta) {
-      cache.forget('inflight', id);
-      await run(
-        'ADD_IN_FLIGHT',
-        [key('inflight', id), alive],
-        [instance, delta, options.clock.now() + INSTANCE_TTL_MS],
-      );
-    },
-    async getInFlight(ids) {
-      return cache.read('inflight', ids, async (missing) => {
-        const totals = (await run(
-          'GET_IN_FLIGHT',
-          [...missing.map((id) => key('inflight', id)), alive],
-          [options.clock.now()],
-        )) as number[];
-        return totals.map((total) => Number(total));
-      });
-    },
+    addInFlight: (id, delta) => leases.addInFlight(id, delta),
+    getInFlight: (ids) => leases.getInFlight(ids),
     async recordLatency({ id, milliseconds, alpha }) {
       await run('RECORD_LATENCY', [key('latency')], [id, milliseconds, alpha]);
     },
@@ -164,7 +170,17 @@ export function createRedisStateStore(options: RedisStateStoreOptions): RedisSta
       return value === null ? undefined : Number(value);
     },
     async raiseSessionTier({ key: sessionKey, rank, ttlMs }) {
-      await run('RAISE_SESSION', [key('session', sessionKey)], [rank, Math.max(1, Math.round(ttlMs))]);
+      const evicted = await run(
+        'RAISE_SESSION',
+        [key('session', sessionKey), key('sessions')],
+        [
+          rank,
+          Math.max(1, Math.round(ttlMs)),
+          options.clock.now(),
+          options.maxSessions ?? DEFAULT_MAX_SESSIONS,
+        ],
+      );
+      if (Number(evicted) > 0) options.onEvict?.(Number(evicted));
     },
     async consumeWindow(request) {
       const raw = await run(
@@ -190,59 +206,14 @@ export function createRedisStateStore(options: RedisStateStoreOptions): RedisSta
       );
       return toDecision(raw);
     },
-    async acquireSlot({ key: slotKey, limit, ttlMs }) {
-      return (
-        (await run('ACQUIRE_SLOT', [key('slot', slotKey)], [limit, Math.max(1, Math.round(ttlMs))])) === 1
-      );
-    },
-    async releaseSlot(slotKey) {
-      await run('RELEASE_SLOT', [key('slot', slotKey)], []);
-    },
+    acquireSlot: (request) => leases.acquireSlot(request),
+    releaseSlot: (slotKey) => leases.releaseSlot(slotKey),
     async close() {
       clearInterval(heartbeat);
+      client.off('ready', publishAll);
       await client.zrem(alive, instance).catch(() => undefined);
       client.disconnect();
     },
-  };
-}
-
-interface ReadCache {
-  /** Values per id, from memory when younger than the cache time, else loaded for the missing ids. */
-  read<T>(
-    kind: string,
-    ids: readonly string[],
-    load: (missing: string[]) => Promise<(T | undefined)[]>,
-  ): Promise<Map<string, T>>;
-  forget(kind: string, id: string): void;
-}
-
-function createReadCache(clock: Clock, cacheMs: number): ReadCache {
-  const entries = new Map<string, { value: unknown; at: number }>();
-  return {
-    async read<T>(
-      kind: string,
-      ids: readonly string[],
-      load: (missing: string[]) => Promise<(T | undefined)[]>,
-    ): Promise<Map<string, T>> {
-      const now = clock.now();
-      const result = new Map<string, T>();
-      const missing: string[] = [];
-      for (const id of ids) {
-        const entry = entries.get(`${kind}:${id}`);
-        if (entry !== undefined && now - entry.at < cacheMs) {
-          if (entry.value !== undefined) result.set(id, entry.value as T);
-        } else missing.push(id);
-      }
-      if (missing.length === 0) return result;
-      const loaded = await load(missing);
-      missing.forEach((id, index) => {
-        const value = loaded[index];
-        entries.set(`${kind}:${id}`, { value, at: now });
-        if (value !== undefined) result.set(id, value);
-      });
-      return result;
-    },
-    forget: (kind, id) => entries.delete(`${kind}:${id}`),
   };
 }
 

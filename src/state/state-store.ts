@@ -20,7 +20,10 @@ export interface StateStore {
   /** Half-open probe ownership: true for exactly one caller until `ttlMs` passes or it is released. */
   acquireProbe(id: string, ttlMs: number): Promise<boolean>;
   releaseProbe(id: string): Promise<void>;
-  /** Adds `delta` to a deployment's in-flight count. */
+  /**
+   * Adds `delta` to this process's in-flight count of a deployment (never below 0). On Redis each
+   * instance's count is a lease that stops counting when the instance stops renewing it.
+   */
   addInFlight(id: string, delta: number): Promise<void>;
   getInFlight(ids: readonly string[]): Promise<ReadonlyMap<string, number>>;
   /** Folds a time-to-first-token sample (ms) into the deployment's EWMA. */
@@ -37,7 +40,11 @@ export interface StateStore {
   consumeWindow(request: WindowRequest): Promise<WindowDecision>;
   /** Fixed-period counter (requests per day, token budgets per day or month) keyed by `period`. */
   consumePeriod(request: PeriodRequest): Promise<WindowDecision>;
-  /** Takes one of `limit` slots (concurrent streams); false when all are taken. */
+  /**
+   * Takes one of `limit` slots (concurrent streams); false when all are taken. A slot is held until
+   * released, or on Redis until its instance's lease lapses; `ttlMs` (the request's total time) is
+   * not needed for that and is ignored.
+   */
   acquireSlot(request: { key: string; limit: number; ttlMs: number }): Promise<boolean>;
   releaseSlot(key: string): Promise<void>;
   close(): Promise<void>;

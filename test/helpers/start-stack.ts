@@ -5,6 +5,7 @@ import { parseRoutingTable, type LoadedTable } from '../../src/config/load-routi
 import type { RoutingTableInput } from '../../src/config/table-schema.js';
 import { createRecordingLogger } from '../../src/observe/logger.js';
 import type { Clock, Random } from '../../src/shared/clock.js';
+import type { StateStore } from '../../src/state/state-store.js';
 import { createTokenCounter, type TokenCounter } from '../../src/policy/token-counter.js';
 import { createSimulatedFleet, type SimBackend, type SimBackendOptions } from '../../src/sim/index.js';
 
@@ -15,6 +16,7 @@ export interface StackOptions {
   random?: Random;
   clock?: Clock;
   classifier?: (table: LoadedTable) => Classifier;
+  store?: StateStore;
 }
 
 export interface Stack {
@@ -55,6 +57,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     createClassifier: options.classifier ?? unreachableClassifier,
     ...(options.random === undefined ? {} : { random: options.random }),
     ...(options.clock === undefined ? {} : { clock: options.clock }),
+    ...(options.store === undefined ? {} : { store: options.store }),
   });
   const { url } = await service.listen(0);
   return {

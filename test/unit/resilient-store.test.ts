@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { silentLogger } from '../../src/observe/logger.js';
 import { createManualClock } from '../../src/shared/clock.js';
 import { createMemoryStateStore } from '../../src/state/create-memory-state-store.js';
@@ -56,5 +56,43 @@ describe('the resilient store during an outage', () => {
     primary.down(false);
     await store.getCooldowns(['b']);
     expect(store.degraded()).toBe(false);
+  });
+});
+
+describe('stream slots across an outage', () => {
+  const slot = (limit: number) => ({ key: 'key:team:streams', limit, ttlMs: 60_000 });
+  /** Whether the shared store holds exactly `held` slots: one more fits under held + 1, none under held. */
+  const holds = async (shared: StateStore, held: number): Promise<boolean> => {
+    if (await shared.acquireSlot(slot(held))) {
+      await shared.releaseSlot('key:team:streams');
+      return false;
+    }
+    const fits = await shared.acquireSlot(slot(held + 1));
+    if (fits) await shared.releaseSlot('key:team:streams');
+    return fits;
+  };
+
+  it('hands the slots it granted during an outage to the shared store once it is back', async () => {
+    const { shared, primary, store } = setup();
+    expect(await store.acquireSlot(slot(5))).toBe(true);
+    primary.down(true);
+    expect(await store.acquireSlot(slot(5))).toBe(true); // open policy
+    primary.down(false);
+    await store.getInFlight(['a']); // the first answer after the outage
+    await vi.waitFor(async () => expect(await holds(shared, 2)).toBe(true));
+    await store.releaseSlot('key:team:streams');
+    await store.releaseSlot('key:team:streams');
+    expect(await holds(shared, 0)).toBe(true);
+  });
+
+  it('ends a release of a slot granted during the outage locally, not on the shared count', async () => {
+    const { shared, primary, store } = setup();
+    expect(await store.acquireSlot(slot(5))).toBe(true);
+    primary.down(true);
+    expect(await store.acquireSlot(slot(5))).toBe(true);
+    await store.releaseSlot('key:team:streams');
+    primary.down(false);
+    await store.getInFlight(['a']);
+    expect(await holds(shared, 1)).toBe(true);
   });
 });

@@ -9,32 +9,41 @@ import { silentLogger } from '../../src/observe/logger.js';
 
 const REDIS_URL = process.env['AUTOTIER_TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 
+/** Caps and callbacks a test may set on every implementation. */
+interface StoreSettings {
+  maxSessions?: number;
+  onEvict?: (count: number) => void;
+}
+
 interface Subject {
   name: string;
-  create(clock: ManualClock): { store: StateStore; ready: () => Promise<boolean> };
+  create(clock: ManualClock, settings: StoreSettings): { store: StateStore; ready: () => Promise<boolean> };
 }
 
 const connected = (store: StateStore) => ({ store, ready: () => Promise.resolve(true) });
-const redisAt = (clock: ManualClock): RedisStateStore =>
-  createRedisStateStore({ url: REDIS_URL, clock, prefix: `test-${randomUUID()}`, cacheMs: 0 });
+const redisAt = (clock: ManualClock, settings: StoreSettings): RedisStateStore =>
+  createRedisStateStore({ url: REDIS_URL, clock, prefix: `test-${randomUUID()}`, cacheMs: 0, ...settings });
 
 /** The same contract runs against every implementation. */
 const subjects: Subject[] = [
-  { name: 'memory', create: (clock) => connected(createMemoryStateStore({ clock })) },
+  { name: 'memory', create: (clock, settings) => connected(createMemoryStateStore({ clock, ...settings })) },
   {
     name: 'redis',
-    create: (clock) => {
-      const redis = redisAt(clock);
+    create: (clock, settings) => {
+      const redis = redisAt(clock, settings);
       return { store: redis, ready: () => redis.ready(2000) };
     },
   },
   {
     name: 'redis behind the resilient wrapper',
-    create: (clock) => {
-      const redis = redisAt(clock);
+    create: (clock, settings) => {
+      const redis = redisAt(clock, settings);
       const store = createResilientStore({
         primary: redis,
-        local: createMemoryStateStore({ clock }),
+        local: createMemoryStateStore({
+          clock,
+          ...(settings.maxSessions === undefined ? {} : { maxSessions: settings.maxSessions }),
+        }),
         logger: silentLogger,
         rateLimitsWhenDown: 'open',
       });
@@ -50,9 +59,9 @@ for (const subject of subjects) {
   describe(`StateStore contract: ${subject.name}`, () => {
     let store: StateStore;
     let clock: ManualClock;
-    const open = async (): Promise<StateStore> => {
+    const open = async (settings: StoreSettings = {}): Promise<StateStore> => {
       clock = createManualClock(Date.now());
-      const created = subject.create(clock);
+      const created = subject.create(clock, settings);
       store = created.store;
       expect(await created.ready()).toBe(true);
       return store;
@@ -145,6 +154,21 @@ for (const subject of subjects) {
       ).toBe(false);
     });
 
+    it('returns a settled amount to the bucket it was booked in, and drops it once that bucket left', async () => {
+      await open();
+      const window = { key: 'tpm', limit: 1000, windowMs: 60_000 };
+      const bookedAt = clock.now();
+      await store.consumeWindow({ ...window, amount: 900, enforce: true });
+      clock.advance(30_000);
+      const refund = { ...window, amount: -600, enforce: false, bookAt: bookedAt };
+      expect((await store.consumeWindow(refund)).total).toBe(300);
+      // the refunded bucket leaves the window with the reservation, not 30 s later
+      clock.advance(31_000);
+      expect((await store.consumeWindow({ ...window, amount: 1000, enforce: true })).allowed).toBe(true);
+      clock.advance(61_000);
+      expect((await store.consumeWindow({ ...refund, bookAt: clock.now() - 61_000 })).total).toBe(0);
+    });
+
     it('counts a period quota and starts over in a new period', async () => {
       await open();
       const day = { key: 'rpd', amount: 1, limit: 2, ttlMs: 90_000_000, enforce: true };
@@ -162,6 +186,40 @@ for (const subject of subjects) {
       expect(results.filter(Boolean)).toHaveLength(2);
       await store.releaseSlot('streams');
       expect(await store.acquireSlot({ key: 'streams', limit: 2, ttlMs: 60_000 })).toBe(true);
+    });
+
+    it('never counts a deployment below zero in flight', async () => {
+      await open();
+      await store.addInFlight('a', -1);
+      await store.addInFlight('a', 1);
+      expect((await store.getInFlight(['a'])).get('a')).toBe(1);
+    });
+
+    it('frees no extra slot for releases beyond the slots taken', async () => {
+      await open();
+      const slot = { key: 'streams', limit: 1, ttlMs: 60_000 };
+      expect(await store.acquireSlot(slot)).toBe(true);
+      await Promise.all([store.releaseSlot('streams'), store.releaseSlot('streams')]);
+      const results = await Promise.all([store.acquireSlot(slot), store.acquireSlot(slot)]);
+      expect(results.filter(Boolean)).toHaveLength(1);
+    });
+
+    it('keeps at most maxSessions session ladders, dropping the least recently raised first', async () => {
+      let evicted = 0;
+      await open({ maxSessions: 3, onEvict: (count) => (evicted += count) });
+      const raise = async (key: string, rank: number): Promise<void> => {
+        clock.advance(1); // one raise a millisecond, as real traffic has
+        await store.raiseSessionTier({ key, rank, ttlMs: 60_000 });
+      };
+      for (const name of ['s1', 's2', 's3']) await raise(name, 1);
+      await raise('s1', 2); // s1 is now the most recently raised
+      await raise('s4', 1);
+      await raise('s5', 1);
+      const ranks = await Promise.all(
+        ['s1', 's2', 's3', 's4', 's5'].map((name) => store.getSessionTier(name)),
+      );
+      expect(ranks).toEqual([2, undefined, undefined, 1, 1]);
+      expect(evicted).toBe(2);
     });
 
     it('forgets a session after its window', async () => {
