@@ -18,7 +18,7 @@ const modelSchema = z
   .min(1)
   .max(REQUEST_LIMITS.modelChars, atMost(REQUEST_LIMITS.modelChars, 'characters'));
 
-/** The parts limit is checked on the message: inside the union, zod would report only "Invalid input". */
+/** Limits on a union member are checked on the object: inside the union zod reports only "Invalid input". */
 const messageSchema = z
   .looseObject({
     role: z.enum(['system', 'developer', 'user', 'assistant', 'tool', 'function']),
@@ -51,18 +51,20 @@ export const chatRequestSchema = z.looseObject({
   user: z.string().nullish(),
 });
 
-export const completionRequestSchema = z.looseObject({
-  model: modelSchema,
-  prompt: z.union([
-    z.string(),
-    z.array(z.string()).min(1).max(REQUEST_LIMITS.prompts, atMost(REQUEST_LIMITS.prompts, 'prompts')),
-  ]),
-  suffix: z.string().nullish(),
-  stream: z.boolean().nullish(),
-  stream_options: z.looseObject({ include_usage: z.boolean().optional() }).nullish(),
-  max_tokens: z.number().int().positive().nullish(),
-  n: z.number().int().min(1).max(16).nullish(),
-});
+export const completionRequestSchema = z
+  .looseObject({
+    model: modelSchema,
+    prompt: z.union([z.string(), z.array(z.string()).min(1)]),
+    suffix: z.string().nullish(),
+    stream: z.boolean().nullish(),
+    stream_options: z.looseObject({ include_usage: z.boolean().optional() }).nullish(),
+    max_tokens: z.number().int().positive().nullish(),
+    n: z.number().int().min(1).max(16).nullish(),
+  })
+  .refine((request) => !Array.isArray(request.prompt) || request.prompt.length <= REQUEST_LIMITS.prompts, {
+    ...atMost(REQUEST_LIMITS.prompts, 'prompts'),
+    path: ['prompt'],
+  });
 
 export type ChatRequest = z.infer<typeof chatRequestSchema> & { messages: ChatMessage[] };
 export type CompletionRequest = z.infer<typeof completionRequestSchema>;

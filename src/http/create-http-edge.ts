@@ -6,7 +6,7 @@ import type { Clock } from '../shared/clock.js';
 import { RouterError, toRouterError } from '../shared/errors.js';
 import { readJsonBody, type BodyLimits } from './read-body.js';
 import { toRequestContext } from './request-context.js';
-import { createRouteIndex, type Access, type Route, type RouteMatch } from './route.js';
+import { createRouteIndex, type Route, type RouteMatch } from './route.js';
 import { writeAnswer } from './write-answer.js';
 import { writeError } from './write-error.js';
 
@@ -38,16 +38,10 @@ function toMissingRoute(context: RequestContext, match: RouteMatch): RouterError
   });
 }
 
-/** The key check, from headers only, before any body is read. */
-function authorize(
-  access: Access,
-  input: { context: RequestContext; authenticate: HttpEdgeOptions['authenticate'] },
-): ApiKeyConfig | undefined {
-  if (access === 'open') return undefined;
-  const key = input.authenticate(input.context);
-  if (access === 'admin' && key !== undefined && !key.admin)
+/** An admin route's check, once the key is known (undefined in open mode: everything is open). */
+function requireAdmin(key: ApiKeyConfig | undefined): void {
+  if (key !== undefined && !key.admin)
     throw new RouterError({ code: 'FORBIDDEN', message: `key ${key.name} is not an admin key` });
-  return key;
 }
 
 /**
@@ -68,7 +62,9 @@ export function createHttpEdge(options: HttpEdgeOptions): RequestListener {
     try {
       const route = found.route;
       if (route === undefined) throw toMissingRoute(context, found);
-      key = authorize(route.access, { context, authenticate: options.authenticate });
+      // The key check reads headers only, so it comes before the body (no key + bad body is 401).
+      key = route.access === 'open' ? undefined : options.authenticate(context);
+      if (route.access === 'admin') requireAdmin(key);
       const body = route.readsBody ? await readJsonBody(request, options.bodyLimits) : undefined;
       reportedByHandler = route.reportsItself === true;
       await writeAnswer(response, await route.handle({ body, context, key }), context.signal);
@@ -80,7 +76,7 @@ export function createHttpEdge(options: HttpEdgeOptions): RequestListener {
           toRejectedSummary({
             requestId: context.requestId,
             keyName: key?.name,
-            endpoint: found.route?.endpoint ?? 'unknown',
+            endpoint: found.endpoint,
             http: context.http,
             status: error.status,
             errorCode: error.code,

@@ -31,9 +31,17 @@ export interface Route {
   handle(input: RouteInput): Promise<Answer> | Answer;
 }
 
-/** The route for a request, or the methods the path takes (undefined when no route has the path). */
-export type RouteMatch =
-  { route: Route; allow?: undefined } | { route?: undefined; allow: string[] | undefined };
+/**
+ * The route for a request; else the methods its path takes (undefined when no route has the path).
+ * `endpoint` names the path in logs and metrics either way (`unknown` when no route has it).
+ */
+export interface RouteMatch {
+  route: Route | undefined;
+  allow: string[] | undefined;
+  endpoint: EndpointName;
+}
+
+const NO_ROUTE: RouteMatch = { route: undefined, allow: undefined, endpoint: 'unknown' };
 
 /**
  * Looks routes up by exact path (one trailing slash is ignored when only the bare path is declared)
@@ -49,10 +57,14 @@ export function createRouteIndex(routes: readonly Route[]): (method: string, pat
   return (method, path) => {
     const methods =
       byPath.get(path) ?? (path.length > 1 && path.endsWith('/') ? byPath.get(path.slice(0, -1)) : undefined);
-    if (methods === undefined) return { allow: undefined };
+    if (methods === undefined) return NO_ROUTE;
     const route = methods.get(method === 'HEAD' ? 'GET' : method);
-    if (route !== undefined) return { route };
+    if (route !== undefined) return { route, allow: undefined, endpoint: route.endpoint };
     const allow = [...methods.keys()];
-    return { allow: allow.includes('GET') ? [...allow, 'HEAD'] : allow };
+    return {
+      route: undefined,
+      allow: allow.includes('GET') ? [...allow, 'HEAD'] : allow,
+      endpoint: [...methods.values()][0]?.endpoint ?? 'unknown',
+    };
   };
 }
