@@ -53,6 +53,27 @@ function requireAdmin(key: ApiKeyConfig | undefined): void {
 export function createHttpEdge(options: HttpEdgeOptions): RequestListener {
   const { clock, observer } = options;
   const match = createRouteIndex(options.routes);
+  const report = (rejected: {
+    context: RequestContext;
+    found: RouteMatch;
+    key: ApiKeyConfig | undefined;
+    error: RouterError;
+  }): void => {
+    const { context, error } = rejected;
+    observer.onRequest(
+      toRejectedSummary({
+        requestId: context.requestId,
+        keyName: rejected.key?.name,
+        endpoint: rejected.found.endpoint,
+        http: context.http,
+        status: error.status,
+        errorCode: error.code,
+        errorMessage: error.message,
+        receivedAt: context.receivedAt,
+        endedAt: clock.now(),
+      }),
+    );
+  };
 
   async function serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const { context, detach } = toRequestContext(request, response, { clock, path: toPath(request.url) });
@@ -71,20 +92,7 @@ export function createHttpEdge(options: HttpEdgeOptions): RequestListener {
     } catch (thrown) {
       const error = toRouterError(thrown);
       writeError(response, { error, requestId: context.requestId, allow: found.allow });
-      if (!reportedByHandler)
-        observer.onRequest(
-          toRejectedSummary({
-            requestId: context.requestId,
-            keyName: key?.name,
-            endpoint: found.endpoint,
-            http: context.http,
-            status: error.status,
-            errorCode: error.code,
-            errorMessage: error.message,
-            receivedAt: context.receivedAt,
-            endedAt: clock.now(),
-          }),
-        );
+      if (!reportedByHandler) report({ context, found, key, error });
     } finally {
       detach();
     }

@@ -19,7 +19,10 @@ const DECOMPRESS = {
   br: promisify(brotliDecompress),
 } as const;
 
-const UTF8_BOM = [0xef, 0xbb, 0xbf] as const;
+/** A UTF-8 byte order mark, which RFC 8259 lets a parser ignore. */
+function hasByteOrderMark(bytes: Buffer): boolean {
+  return bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+}
 
 function header(request: IncomingMessage, name: string): string | undefined {
   const value = request.headers[name];
@@ -88,7 +91,7 @@ async function decompress(raw: Buffer, encoding: BodyEncoding, limitBytes: numbe
 }
 
 function parseJsonObject(bytes: Buffer, depthLimit: number): Record<string, unknown> {
-  const start = UTF8_BOM.every((byte, index) => bytes[index] === byte) ? UTF8_BOM.length : 0;
+  const start = hasByteOrderMark(bytes) ? 3 : 0;
   if (bytes.length === start) throw invalidBody('the body is empty: send a JSON object');
   if (exceedsJsonDepth(bytes, depthLimit))
     throw invalidBody(`the body nests arrays and objects deeper than the limit of ${depthLimit} levels`);
