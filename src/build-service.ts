@@ -5,8 +5,9 @@ import type { Classifier } from './classify/decision.js';
 import type { LoadedTable } from './config/load-routing-table.js';
 import type { TableRejection } from './config/watch-routing-table.js';
 import { createGateway } from './gateway/create-gateway.js';
-import { createApiRoutes } from './http/api-routes.js';
-import { createApp } from './http/create-app.js';
+import { REQUEST_LIMITS } from './gateway/request-limits.js';
+import { createHttpEdge } from './http/create-http-edge.js';
+import { declareRoutes } from './http/routes.js';
 import { createLogObserver } from './observe/log-observer.js';
 import type { Logger } from './observe/logger.js';
 import { createMetrics, type Metrics } from './observe/metrics.js';
@@ -51,11 +52,8 @@ export interface ServiceOptions {
   tokenCounter?: TokenCounter;
 }
 
-/** Largest accepted request body: 20 MiB (long documents and base64 images). */
-const BODY_LIMIT_BYTES = 20 * 1024 * 1024;
-
 export interface Service {
-  /** The HTTP request listener: the routed endpoints on node:http, the rest on express. */
+  /** The HTTP request listener: every endpoint, on node:http. */
   handle: RequestListener;
   metrics: Metrics;
   /** Swaps the routing table; requests in flight keep the one they started with. */
@@ -118,37 +116,34 @@ export function buildService(options: ServiceOptions): Service {
     const now = clock.now();
     return ids.some((id) => (cooldowns.get(id)?.until ?? 0) <= now);
   };
-  const app = createApp({
-    gateway,
-    logger: options.logger,
+  const state = (): Promise<Record<string, unknown>> =>
+    toStateReport({
+      loaded,
+      store,
+      activity: activity.snapshot(),
+      reloads,
+      now: clock.now(),
+      sharedState: {
+        kind: sharedState.kind,
+        degraded: sharedState.degraded(),
+        errors: sharedState.errors(),
+      },
+    });
+  const handle = createHttpEdge({
+    routes: declareRoutes({
+      gateway,
+      isReady,
+      metrics: () => metrics.registry.metrics(),
+      metricsContentType: metrics.registry.contentType,
+      state,
+      activity: () => activity.snapshot(),
+      now: () => clock.now(),
+    }),
+    authenticate: (context) => gateway.authenticate(context),
+    observer,
     clock,
-    bodyLimitBytes: BODY_LIMIT_BYTES,
-    isReady,
-    metrics: () => metrics.registry.metrics(),
-    state: () =>
-      toStateReport({
-        loaded,
-        store,
-        activity: activity.snapshot(),
-        reloads,
-        now: clock.now(),
-        sharedState: {
-          kind: sharedState.kind,
-          degraded: sharedState.degraded(),
-          errors: sharedState.errors(),
-        },
-      }),
-    activity: () => activity.snapshot(),
+    bodyLimits: { bytes: REQUEST_LIMITS.bodyBytes, depth: REQUEST_LIMITS.jsonDepth },
   });
-  const apiRoutes = createApiRoutes({
-    gateway,
-    logger: options.logger,
-    clock,
-    bodyLimitBytes: BODY_LIMIT_BYTES,
-  });
-  const handle: RequestListener = (request, response) => {
-    if (!apiRoutes(request, response)) app(request, response);
-  };
   const servers: Server[] = [];
   return {
     handle,

@@ -241,7 +241,7 @@ export function createBalancer(options: BalancerOptions): Balancer {
     const { candidate, ...rest } = entry;
     const attempt = { deploymentId: candidate.deployment.id, fallback: candidate.fallback, ...rest };
     run.attempts.push(attempt);
-    // not `{ ...attempt, more }`: V8 tenures objects made that way (see http/api-routes.ts)
+    // not `{ ...attempt, more }`: V8 tenures objects made that way (see http/write-answer.ts)
     options.onAttempt?.(
       Object.assign({}, attempt, {
         requestId: run.request.requestId,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { RouterError } from '../shared/errors.js';
 import type { ChatMessage } from '../shared/chat.js';
+import { REQUEST_LIMITS } from './request-limits.js';
 
 /**
  * The fields autotier reads and checks. Objects are loose: every other OpenAI field (tools,
@@ -8,10 +9,25 @@ import type { ChatMessage } from '../shared/chat.js';
  */
 const contentPartSchema = z.looseObject({ type: z.string().min(1) });
 
-const messageSchema = z.looseObject({
-  role: z.enum(['system', 'developer', 'user', 'assistant', 'tool', 'function']),
-  content: z.union([z.string(), z.array(contentPartSchema), z.null()]).optional(),
+const atMost = (count: number, what: string): { error: string } => ({
+  error: `at most ${count} ${what} (the limit)`,
 });
+
+const modelSchema = z
+  .string()
+  .min(1)
+  .max(REQUEST_LIMITS.modelChars, atMost(REQUEST_LIMITS.modelChars, 'characters'));
+
+/** Limits on a union member are checked on the object: inside the union zod reports only "Invalid input". */
+const messageSchema = z
+  .looseObject({
+    role: z.enum(['system', 'developer', 'user', 'assistant', 'tool', 'function']),
+    content: z.union([z.string(), z.array(contentPartSchema), z.null()]).optional(),
+  })
+  .refine(
+    (message) => !Array.isArray(message.content) || message.content.length <= REQUEST_LIMITS.contentParts,
+    { ...atMost(REQUEST_LIMITS.contentParts, 'content parts'), path: ['content'] },
+  );
 
 const toolSchema = z.looseObject({
   type: z.string(),
@@ -19,8 +35,11 @@ const toolSchema = z.looseObject({
 });
 
 export const chatRequestSchema = z.looseObject({
-  model: z.string().min(1),
-  messages: z.array(messageSchema).min(1),
+  model: modelSchema,
+  messages: z
+    .array(messageSchema)
+    .min(1)
+    .max(REQUEST_LIMITS.messages, atMost(REQUEST_LIMITS.messages, 'messages')),
   stream: z.boolean().nullish(),
   stream_options: z.looseObject({ include_usage: z.boolean().optional() }).nullish(),
   max_tokens: z.number().int().positive().nullish(),
@@ -28,19 +47,24 @@ export const chatRequestSchema = z.looseObject({
   n: z.number().int().min(1).max(16).nullish(),
   temperature: z.number().min(0).max(2).nullish(),
   top_p: z.number().min(0).max(1).nullish(),
-  tools: z.array(toolSchema).nullish(),
+  tools: z.array(toolSchema).max(REQUEST_LIMITS.tools, atMost(REQUEST_LIMITS.tools, 'tools')).nullish(),
   user: z.string().nullish(),
 });
 
-export const completionRequestSchema = z.looseObject({
-  model: z.string().min(1),
-  prompt: z.union([z.string(), z.array(z.string()).min(1)]),
-  suffix: z.string().nullish(),
-  stream: z.boolean().nullish(),
-  stream_options: z.looseObject({ include_usage: z.boolean().optional() }).nullish(),
-  max_tokens: z.number().int().positive().nullish(),
-  n: z.number().int().min(1).max(16).nullish(),
-});
+export const completionRequestSchema = z
+  .looseObject({
+    model: modelSchema,
+    prompt: z.union([z.string(), z.array(z.string()).min(1)]),
+    suffix: z.string().nullish(),
+    stream: z.boolean().nullish(),
+    stream_options: z.looseObject({ include_usage: z.boolean().optional() }).nullish(),
+    max_tokens: z.number().int().positive().nullish(),
+    n: z.number().int().min(1).max(16).nullish(),
+  })
+  .refine((request) => !Array.isArray(request.prompt) || request.prompt.length <= REQUEST_LIMITS.prompts, {
+    ...atMost(REQUEST_LIMITS.prompts, 'prompts'),
+    path: ['prompt'],
+  });
 
 export type ChatRequest = z.infer<typeof chatRequestSchema> & { messages: ChatMessage[] };
 export type CompletionRequest = z.infer<typeof completionRequestSchema>;

@@ -39,6 +39,8 @@ export interface RequestContext {
   signal: CancelSignal;
   /** Epoch ms when the request arrived. */
   receivedAt: number;
+  /** Method and path (no query string) as the client sent them, for logs. */
+  http: { method: string; path: string };
   /** Routing hints from headers. */
   hints: RouteHints;
   /** `Authorization` and `x-api-key` headers. */
@@ -165,7 +167,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   }
 
   /**
-   * The one path of every routed request: parse, authenticate, rate-limit, decide, admit tokens, run the
+   * The one path of every routed request: authenticate, parse, rate-limit, decide, admit tokens, run the
    * balancer and answer; the tracker reports the request once, whatever happens.
    */
   async function serve<T extends StreamFlags>(
@@ -180,14 +182,15 @@ export function createGateway(options: GatewayOptions): Gateway {
       clock,
       requestId: context.requestId,
       endpoint: endpoint.kind,
+      http: context.http,
       stream,
       startedAt: context.receivedAt,
     });
     try {
-      const request = endpoint.parse(body);
       const loaded = options.table();
       const key = authenticate(keyIndex(loaded), context.credentials);
       tracker.setKey(key?.name);
+      const request = endpoint.parse(body);
       if (loaded.table.log_content) tracker.setPrompt(endpoint.toPrompt(request));
       if (key !== undefined) await limiter.admitRequest(key);
       const decision = await endpoint.decide(request, { context, loaded, key });

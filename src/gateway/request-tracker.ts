@@ -1,5 +1,10 @@
 import type { ExecuteResult } from '../balance/create-balancer.js';
-import type { RequestObserver, RequestSummary, TokenStatus } from '../observe/request-summary.js';
+import {
+  toLoggedPath,
+  type RequestObserver,
+  type RequestSummary,
+  type TokenStatus,
+} from '../observe/request-summary.js';
 import type { Clock } from '../shared/clock.js';
 import { toRouterError } from '../shared/errors.js';
 import type { Usage } from '../upstream/chat-chunk.js';
@@ -47,6 +52,7 @@ export function createRequestTracker(options: {
   clock: Clock;
   requestId: string;
   endpoint: RequestSummary['endpoint'];
+  http: { method: string; path: string };
   stream: boolean;
   startedAt: number;
 }): RequestTracker {
@@ -65,10 +71,16 @@ export function createRequestTracker(options: {
       if (ended) return;
       ended = true;
       const classification = decision?.classification;
+      const error = end.error === undefined ? undefined : toRouterError(end.error);
+      // No decision means autotier answered before routing (bad body, key, limit, context length).
+      const outcome = decision === undefined ? 'rejected' : 'routed';
       options.observer.onRequest({
         requestId: options.requestId,
         keyName,
         endpoint: options.endpoint,
+        outcome,
+        method: options.http.method,
+        path: toLoggedPath(options.http.path),
         stream: options.stream,
         tier: decision?.plan.tier,
         complexity: decision?.complexity,
@@ -80,7 +92,8 @@ export function createRequestTracker(options: {
         rules: decision?.rules.map((rule) => `${rule.rule}:${rule.from}->${rule.to}`) ?? [],
         deployment: result?.deployment.id,
         status: end.status,
-        errorCode: end.error === undefined ? undefined : toRouterError(end.error).code,
+        errorCode: error?.code,
+        errorMessage: outcome === 'rejected' || end.status >= 500 ? error?.message : undefined,
         attempts: result?.attempts.filter((attempt) => attempt.called).length ?? 0,
         fallbacks: result?.fallbacks ?? 0,
         ttftMs: result === undefined ? undefined : result.firstTokenAt - options.startedAt,

@@ -49,7 +49,7 @@ export interface ShapeInput {
 export function shapeUpstreamBody(input: ShapeInput): string {
   const { body, deployment, tierConfig } = input;
   // One Object.assign into a fresh object: no `delete` and no spread-then-add (both make V8 keep
-  // the object past young-generation GCs, see http/api-routes.ts). An undefined field is left out
+  // the object past young-generation GCs, see http/write-answer.ts). An undefined field is left out
   // by JSON.stringify.
   const shaped: JsonObject = Object.assign(
     {},

@@ -1,12 +1,10 @@
+import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import express, { type Express, type Request, type Response } from 'express';
 import type { ActivitySnapshot } from '../observe/recent-activity.js';
+import type { Route } from './route.js';
+import type { Answer } from './write-answer.js';
 
 export interface DashboardDependencies {
-  /** Wraps a handler so it needs the admin key when keys are configured. */
-  admin: (
-    handler: (request: Request, response: Response) => Promise<void>,
-  ) => (request: Request, response: Response) => Promise<void>;
   activity: () => ActivitySnapshot;
   state: () => Promise<Record<string, unknown>>;
   /** Server time (epoch ms), so the page times cooldown countdowns by the server's clock. */
@@ -16,28 +14,68 @@ export interface DashboardDependencies {
 /** Static page and script, next to this file's compiled or source folder (no CDN: works offline). */
 export const DASHBOARD_ASSETS = fileURLToPath(new URL('../dashboard/public/', import.meta.url));
 
+interface Asset {
+  name: string;
+  type: string;
+}
+
+const INDEX: Asset = { name: 'index.html', type: 'text/html; charset=utf-8' };
+/** The page's files, each served at /dashboard/<name> (index.html also at /dashboard/). */
+const ASSETS: readonly Asset[] = [
+  INDEX,
+  { name: 'dashboard.js', type: 'text/javascript; charset=utf-8' },
+  { name: 'dashboard.css', type: 'text/css; charset=utf-8' },
+];
+
+async function fileAnswer(asset: Asset): Promise<Answer> {
+  return {
+    kind: 'raw',
+    status: 200,
+    headers: { 'content-type': asset.type, 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff' },
+    body: await readFile(`${DASHBOARD_ASSETS}${asset.name}`),
+  };
+}
+
 /**
- * GET /dashboard serves the page (it holds no data); its data comes from GET /dashboard/api/summary,
+ * GET /dashboard/ serves the page (it holds no data); its data comes from GET /dashboard/api/summary,
  * which needs the admin key when keys are configured (the page asks for it and sends it as a Bearer token).
  */
-export function mountDashboard(app: Express, dependencies: DashboardDependencies): void {
-  app.get('/dashboard', (request, response, next) => {
-    // Express 5 routes ignore a trailing slash: without this check /dashboard/ would redirect to itself.
-    if (request.path.endsWith('/')) {
-      next();
-      return;
-    }
-    response.redirect(302, '/dashboard/');
+export function dashboardRoutes(dependencies: DashboardDependencies): Route[] {
+  const page = (path: string, asset: Asset): Route => ({
+    method: 'GET',
+    path,
+    endpoint: 'dashboard',
+    access: 'open',
+    readsBody: false,
+    handle: () => fileAnswer(asset),
   });
-  app.use('/dashboard/', express.static(DASHBOARD_ASSETS, { index: 'index.html', fallthrough: true }));
-  app.get(
-    '/dashboard/api/summary',
-    dependencies.admin(async (_request, response) => {
-      response.set('cache-control', 'no-store').json({
-        now: dependencies.now(),
-        activity: dependencies.activity(),
-        state: await dependencies.state(),
-      });
-    }),
-  );
+  return [
+    {
+      method: 'GET',
+      path: '/dashboard',
+      endpoint: 'dashboard',
+      access: 'open',
+      readsBody: false,
+      handle: () => ({ kind: 'raw', status: 302, headers: { location: '/dashboard/' }, body: '' }),
+    },
+    page('/dashboard/', INDEX),
+    ...ASSETS.map((asset) => page(`/dashboard/${asset.name}`, asset)),
+    {
+      method: 'GET',
+      path: '/dashboard/api/summary',
+      endpoint: 'dashboard',
+      access: 'admin',
+      readsBody: false,
+      handle: async () => ({
+        kind: 'json',
+        status: 200,
+        headers: { 'cache-control': 'no-store' },
+        body: {
+          now: dependencies.now(),
+          activity: dependencies.activity(),
+          state: await dependencies.state(),
+        },
+      }),
+    },
+  ];
 }

@@ -1,7 +1,10 @@
 import type { Logger } from './logger.js';
 import type { RequestObserver } from './request-summary.js';
 
-/** One log line per request and one per upstream attempt (no prompt or completion text). */
+/**
+ * One log line per request, routed or rejected (at error level for a 5xx), and one per upstream
+ * attempt (no prompt or completion text).
+ */
 export function createLogObserver(logger: Logger): RequestObserver {
   return {
     onAttempt(attempt) {
@@ -24,9 +27,12 @@ export function createLogObserver(logger: Logger): RequestObserver {
       });
     },
     onRequest(summary) {
-      logger.info('request', {
+      logger[summary.status >= 500 ? 'error' : 'info']('request', {
         request_id: summary.requestId,
         key: summary.keyName,
+        outcome: summary.outcome,
+        method: summary.method,
+        path: summary.path,
         endpoint: summary.endpoint,
         stream: summary.stream,
         tier: summary.tier,
@@ -38,6 +44,7 @@ export function createLogObserver(logger: Logger): RequestObserver {
         deployment: summary.deployment,
         status: summary.status,
         error_code: summary.errorCode,
+        error: summary.errorMessage,
         attempts: summary.attempts,
         fallbacks: summary.fallbacks,
         ttft_ms: summary.ttftMs === undefined ? undefined : Math.round(summary.ttftMs),

@@ -32,6 +32,12 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
     labelNames: ['tier', 'cause', 'status', 'endpoint'],
     registers,
   });
+  const rejected = new Counter({
+    name: 'autotier_rejected_requests_total',
+    help: 'Requests autotier answered itself before or instead of routing them, by error code and endpoint',
+    labelNames: ['code', 'endpoint'],
+    registers,
+  });
   const attempts = new Counter({
     name: 'autotier_upstream_attempts_total',
     help: 'Upstream attempts by deployment and outcome',
@@ -119,6 +125,10 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
       if (attempt.called && attempt.fallback) fallbacks.inc({ tier: attempt.tier });
     },
     onRequest(summary) {
+      if (summary.outcome === 'rejected')
+        rejected.inc({ code: summary.errorCode ?? 'none', endpoint: summary.endpoint });
+      // autotier_requests_total keeps its meaning: requests to the two routed endpoints.
+      if (summary.endpoint !== 'chat' && summary.endpoint !== 'completions') return;
       const tier = summary.tier ?? 'none';
       requests.inc({
         tier,

@@ -1,41 +1,72 @@
 import { describe, expect, it } from 'vitest';
-import { createManualClock } from '../shared/clock.js';
 import { createRecentActivity } from './recent-activity.js';
-import type { RequestSummary } from './request-summary.js';
+import { toRejectedSummary, type RequestSummary } from './request-summary.js';
 
-const summary = (index: number): RequestSummary => ({
-  requestId: `r${index}`,
-  keyName: undefined,
-  endpoint: 'chat',
-  stream: false,
-  tier: 'SIMPLE',
-  complexity: 'SIMPLE',
-  cause: 'heuristic',
-  confidence: 1,
-  signals: [],
-  llmCalled: false,
-  classifierMs: {},
-  rules: [],
-  deployment: 'a',
-  status: 200,
-  errorCode: undefined,
-  attempts: 1,
-  fallbacks: 0,
-  ttftMs: 5,
-  durationMs: 10,
-  promptTokens: 3,
-  completionTokens: 2,
-  tokenStatus: 'confirmed',
-  endedAt: 0,
-  content: { prompt: 'p'.repeat(1000), completion: 'c' },
-});
+const clock = { now: () => 1_000_000 };
 
-describe('recent activity', () => {
-  it('keeps the latest requests up to its cap, without their prompt and completion text', () => {
-    const activity = createRecentActivity({ clock: createManualClock(0), keepRequests: 3 });
-    for (let index = 0; index < 5; index += 1) activity.onRequest(summary(index));
-    const { requests } = activity.snapshot();
-    expect(requests.map((request) => request.requestId)).toEqual(['r4', 'r3', 'r2']);
-    expect(requests.every((request) => request.content === undefined)).toBe(true);
+function routed(requestId: string, endedAt: number): RequestSummary {
+  return {
+    ...toRejectedSummary({
+      requestId,
+      keyName: undefined,
+      endpoint: 'chat',
+      http: { method: 'POST', path: '/v1/chat/completions' },
+      status: 200,
+      errorCode: 'none',
+      errorMessage: '',
+      receivedAt: endedAt - 10,
+      endedAt,
+    }),
+    outcome: 'routed',
+    tier: 'SIMPLE',
+    cause: 'heuristic',
+    errorCode: undefined,
+    errorMessage: undefined,
+  };
+}
+
+function rejected(requestId: string, endedAt: number): RequestSummary {
+  return toRejectedSummary({
+    requestId,
+    keyName: undefined,
+    endpoint: 'unknown',
+    http: { method: 'GET', path: `/probe/${'x'.repeat(500)}` },
+    status: 404,
+    errorCode: 'NOT_FOUND',
+    errorMessage: 'no endpoint',
+    receivedAt: endedAt,
+    endedAt,
+  });
+}
+
+describe('recent activity for the dashboard', () => {
+  it('keeps rejected requests apart, so a flood of them cannot push routed ones out', () => {
+    const activity = createRecentActivity({ clock, keepRequests: 3, keepRejected: 2 });
+    activity.onRequest(routed('r1', 999_000));
+    activity.onRequest(routed('r2', 999_100));
+    for (let index = 0; index < 1000; index += 1) activity.onRequest(rejected(`x${index}`, 999_200 + index));
+    const snapshot = activity.snapshot();
+    expect(snapshot.requests.map((request) => request.requestId)).toEqual(['x999', 'x998', 'r2', 'r1']);
+  });
+
+  it('counts routed requests per tier and cause, rejected ones per code only', () => {
+    const activity = createRecentActivity({ clock });
+    activity.onRequest(routed('r1', 999_000));
+    activity.onRequest(rejected('x1', 999_500));
+    activity.onRequest(rejected('x2', 999_600));
+    const snapshot = activity.snapshot();
+    expect(snapshot.byTier).toEqual({ SIMPLE: 1 });
+    expect(snapshot.byCause).toEqual({ heuristic: 1 });
+    expect(snapshot.byRejectedCode).toEqual({ NOT_FOUND: 2 });
+  });
+
+  it('cuts the client path of a rejection to 200 characters', () => {
+    expect(rejected('x', 0).path).toHaveLength(201);
+  });
+
+  it('keeps no prompt or completion text (content logging puts it in the log only)', () => {
+    const activity = createRecentActivity({ clock });
+    activity.onRequest({ ...routed('r1', 999_000), content: { prompt: 'p'.repeat(1000), completion: 'c' } });
+    expect(activity.snapshot().requests[0]?.content).toBeUndefined();
   });
 });

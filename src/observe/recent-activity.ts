@@ -3,20 +3,24 @@ import type { AttemptSummary, RequestObserver, RequestSummary } from './request-
 
 export interface RecentActivityOptions {
   clock: Clock;
-  /** Latest request summaries kept for the dashboard. @default 200 */
+  /** Latest routed request summaries kept for the dashboard. @default 200 */
   keepRequests?: number;
+  /** Latest rejected ones, kept apart so a flood of rejections cannot push routed ones out. @default 100 */
+  keepRejected?: number;
   /** Window of the recent error counts and rates, ms. @default 300000 (5 minutes) */
   windowMs?: number;
 }
 
 export interface ActivitySnapshot {
-  /** Newest first. */
+  /** Routed and rejected requests, newest first (each has its `outcome`). */
   requests: readonly RequestSummary[];
   /** Failed upstream attempts per deployment within the window. */
   recentErrors: Record<string, Record<string, number>>;
-  /** Share of requests per tier and per cause within the window. */
+  /** Routed requests per tier and per cause within the window. */
   byTier: Record<string, number>;
   byCause: Record<string, number>;
+  /** Rejected requests per error code within the window. */
+  byRejectedCode: Record<string, number>;
   /** Requests within the window that called the classifier LLM, and their LLM latency p50/p95 (ms). */
   llm: { calls: number; classified: number; p50Ms: number | undefined; p95Ms: number | undefined };
   fallbacksPerMinute: number;
@@ -45,13 +49,19 @@ function withoutContent(summary: RequestSummary): RequestSummary {
   return kept;
 }
 
+/** Both lists as one, newest first (at most a few hundred entries, once per dashboard poll). */
+function newestFirst(first: readonly RequestSummary[], second: readonly RequestSummary[]): RequestSummary[] {
+  return [...first, ...second].sort((a, b) => b.endedAt - a.endedAt);
+}
+
 /** Keeps the recent past in memory (bounded): latest decisions, error counts, shares, fallbacks. */
 export function createRecentActivity(
   options: RecentActivityOptions,
 ): RequestObserver & { snapshot(): ActivitySnapshot } {
-  const keep = options.keepRequests ?? 200;
+  const keep = { routed: options.keepRequests ?? 200, rejected: options.keepRejected ?? 100 };
   const windowMs = options.windowMs ?? 300_000;
-  const requests: RequestSummary[] = [];
+  /** Newest first. */
+  const kept: Record<RequestSummary['outcome'], RequestSummary[]> = { routed: [], rejected: [] };
   /** Failed attempts with their time, oldest first; bounded by the window and a hard cap. */
   const failures: { attempt: AttemptSummary; at: number }[] = [];
   const fallbacks: number[] = [];
@@ -68,13 +78,15 @@ export function createRecentActivity(
       prune(now);
     },
     onRequest(summary) {
-      requests.unshift(withoutContent(summary));
-      if (requests.length > keep) requests.pop();
+      const list = kept[summary.outcome];
+      list.unshift(withoutContent(summary));
+      if (list.length > keep[summary.outcome]) list.pop();
     },
     snapshot() {
       const now = options.clock.now();
       prune(now);
-      const recent = requests.filter((request) => now - request.endedAt <= windowMs);
+      const inWindow = (request: RequestSummary): boolean => now - request.endedAt <= windowMs;
+      const recent = kept.routed.filter(inWindow);
       const recentErrors: Record<string, Record<string, number>> = {};
       for (const { attempt } of failures) {
         const perDeployment = (recentErrors[attempt.deploymentId] ??= {});
@@ -88,10 +100,11 @@ export function createRecentActivity(
         .filter((value): value is number => value !== undefined)
         .sort((a, b) => a - b);
       return {
-        requests,
+        requests: newestFirst(kept.routed, kept.rejected),
         recentErrors,
         byTier: countBy(recent, (request) => request.tier ?? 'none'),
         byCause: countBy(recent, (request) => request.cause ?? 'none'),
+        byRejectedCode: countBy(kept.rejected.filter(inWindow), (request) => request.errorCode ?? 'none'),
         llm: {
           calls: classified.filter((request) => request.llmCalled).length,
           classified: classified.length,

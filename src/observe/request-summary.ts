@@ -1,12 +1,35 @@
 /** How sure autotier is of a token count. Never a silent 0. */
 export type TokenStatus = 'confirmed' | 'estimated' | 'unknown';
 
+/** The endpoints as logs and metrics name them; `unknown` for a path no route has. */
+export type EndpointName =
+  | 'chat'
+  | 'completions'
+  | 'route'
+  | 'models'
+  | 'health'
+  | 'ready'
+  | 'metrics'
+  | 'state'
+  | 'dashboard'
+  | 'unknown';
+
+/**
+ * `routed`: a routing decision was made (whatever happened next). `rejected`: autotier answered the
+ * request itself before or instead of routing it (bad body, key, limit, unknown route, ...).
+ */
+export type RequestOutcome = 'routed' | 'rejected';
+
 /** One request as logs, metrics and the dashboard see it. No prompt or completion text. */
 export interface RequestSummary {
   requestId: string;
   /** API key name, never the key. */
   keyName: string | undefined;
-  endpoint: 'chat' | 'completions';
+  endpoint: EndpointName;
+  outcome: RequestOutcome;
+  /** Method and path as the client sent them (the path cut to 200 characters, no query string). */
+  method: string;
+  path: string;
   stream: boolean;
   tier: string | undefined;
   complexity: string | undefined;
@@ -20,6 +43,8 @@ export interface RequestSummary {
   /** HTTP status sent (200 for a stream that later failed in-band). */
   status: number;
   errorCode: string | undefined;
+  /** The error's message, for rejections and 5xx answers only (upstream 4xx text is not repeated). */
+  errorMessage?: string | undefined;
   attempts: number;
   fallbacks: number;
   ttftMs: number | undefined;
@@ -55,5 +80,58 @@ export function combineObservers(observers: readonly RequestObserver[]): Request
   return {
     onAttempt: (attempt) => observers.forEach((observer) => observer.onAttempt(attempt)),
     onRequest: (summary) => observers.forEach((observer) => observer.onRequest(summary)),
+  };
+}
+
+/** Longest path kept in a summary, in characters: the path is client text. */
+const PATH_CHARS = 200;
+
+export function toLoggedPath(path: string): string {
+  return path.length > PATH_CHARS ? `${path.slice(0, PATH_CHARS)}…` : path;
+}
+
+export interface Rejection {
+  requestId: string;
+  keyName: string | undefined;
+  endpoint: EndpointName;
+  http: { method: string; path: string };
+  status: number;
+  errorCode: string;
+  errorMessage: string;
+  /** Epoch ms when the request arrived and when it was answered. */
+  receivedAt: number;
+  endedAt: number;
+}
+
+/** The summary of a request autotier rejected before any routing work. */
+export function toRejectedSummary(rejection: Rejection): RequestSummary {
+  return {
+    requestId: rejection.requestId,
+    keyName: rejection.keyName,
+    endpoint: rejection.endpoint,
+    outcome: 'rejected',
+    method: rejection.http.method,
+    path: toLoggedPath(rejection.http.path),
+    stream: false,
+    tier: undefined,
+    complexity: undefined,
+    cause: undefined,
+    confidence: undefined,
+    signals: [],
+    llmCalled: false,
+    classifierMs: {},
+    rules: [],
+    deployment: undefined,
+    status: rejection.status,
+    errorCode: rejection.errorCode,
+    errorMessage: rejection.errorMessage,
+    attempts: 0,
+    fallbacks: 0,
+    ttftMs: undefined,
+    durationMs: rejection.endedAt - rejection.receivedAt,
+    promptTokens: undefined,
+    completionTokens: undefined,
+    tokenStatus: 'unknown',
+    endedAt: rejection.endedAt,
   };
 }

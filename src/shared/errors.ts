@@ -19,6 +19,27 @@ export const ERROR_CATALOGUE = {
     type: 'invalid_request_error',
     description: 'The request has images and no vision-capable deployment is configured or eligible.',
   },
+  BODY_TOO_LARGE: {
+    status: 413,
+    type: 'invalid_request_error',
+    description: 'The request body, after decompression, is larger than the 20 MiB limit.',
+  },
+  UNSUPPORTED_MEDIA_TYPE: {
+    status: 415,
+    type: 'invalid_request_error',
+    description:
+      'The body is not JSON, not UTF-8 or in an unsupported `content-encoding`; `param` names the header.',
+  },
+  NOT_FOUND: {
+    status: 404,
+    type: 'invalid_request_error',
+    description: 'No endpoint has this path; the message names the method and path.',
+  },
+  METHOD_NOT_ALLOWED: {
+    status: 405,
+    type: 'invalid_request_error',
+    description: 'The path exists but not for this method; the `Allow` header lists the methods it takes.',
+  },
   MODEL_NOT_FOUND: {
     status: 404,
     type: 'invalid_request_error',

@@ -121,6 +121,32 @@ describe('operator dashboard in a real browser', () => {
       expect(await testId(page, 'llm-share').textContent()).toBe('0%');
     });
 
+    it('shows rejected requests as rejected, apart from the routed decisions and the tier shares', async () => {
+      const embeddings = await fetch(`${stack.url}/v1/embeddings`, { method: 'POST', body: '{}' });
+      expect(embeddings.status).toBe(404);
+      const latin1 = await fetch(`${stack.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json; charset=latin1' },
+        body: '{}',
+      });
+      expect(latin1.status).toBe(415);
+
+      const rejected = page.locator('[data-testid=decision-row][data-outcome=rejected]');
+      await expect.poll(() => rejected.count(), { timeout: UPDATE_MS }).toBe(2);
+      const newest = rejected.first();
+      expect(await newest.getByTestId('tier').textContent()).toBe('rejected');
+      expect(await newest.getByTestId('call').textContent()).toBe('POST /v1/chat/completions');
+      expect(await newest.textContent()).toContain('415 UNSUPPORTED_MEDIA_TYPE');
+      expect(await rejected.last().getByTestId('call').textContent()).toBe('POST /v1/embeddings');
+      expect(await page.locator('[data-testid=decision-row][data-outcome=routed]').count()).toBe(5);
+
+      expect(await testId(page, 'rejected-count').textContent()).toBe('2');
+      expect(await testId(page, 'request-count').textContent()).toBe('5');
+      expect(await countOf(page, 'share-rejected-NOT_FOUND')).toBe(1);
+      expect(await countOf(page, 'share-rejected-UNSUPPORTED_MEDIA_TYPE')).toBe(1);
+      expect(await testId(page, 'share-tier-none').count()).toBe(0);
+    });
+
     it('explains a pasted prompt with its tier, rules, deployment order and token count', async () => {
       await testId(page, 'explain-prompt').fill(
         'Summarize this sentence in five words: the cat sat on the mat.',
@@ -186,6 +212,11 @@ describe('operator dashboard in a real browser', () => {
       await testId(page, 'explain-submit').click();
       await testId(page, 'explain-tier').waitFor({ timeout: UPDATE_MS });
       expect(await testId(page, 'explain-error').isHidden()).toBe(true);
+
+      // The refused keys are on the page as rejected requests; the 403 names the key.
+      const refused = page.locator('[data-outcome=rejected][title^="key app"]');
+      await expect.poll(() => refused.count(), { timeout: UPDATE_MS }).toBeGreaterThanOrEqual(1);
+      expect(await refused.first().textContent()).toContain('403 FORBIDDEN');
     });
   });
 });

@@ -9,7 +9,10 @@
  * @typedef {object} RequestSummary
  * @property {string} requestId
  * @property {string | undefined} [keyName]
- * @property {'chat' | 'completions'} endpoint
+ * @property {string} endpoint
+ * @property {'routed' | 'rejected'} outcome Rejected: answered by autotier before or instead of routing.
+ * @property {string} method
+ * @property {string} path
  * @property {boolean} stream
  * @property {string | undefined} [tier]
  * @property {string | undefined} [complexity]
@@ -21,6 +24,7 @@
  * @property {string | undefined} [deployment]
  * @property {number} status
  * @property {string | undefined} [errorCode]
+ * @property {string | undefined} [errorMessage]
  * @property {number} attempts
  * @property {number} fallbacks
  * @property {number | undefined} [ttftMs]
@@ -30,10 +34,11 @@
 
 /**
  * @typedef {object} Activity
- * @property {RequestSummary[]} requests Newest first.
+ * @property {RequestSummary[]} requests Routed and rejected, newest first.
  * @property {Record<string, Record<string, number>>} recentErrors
- * @property {Record<string, number>} byTier
- * @property {Record<string, number>} byCause
+ * @property {Record<string, number>} byTier Routed requests only.
+ * @property {Record<string, number>} byCause Routed requests only.
+ * @property {Record<string, number>} byRejectedCode
  * @property {{ calls: number, classified: number, p50Ms?: number, p95Ms?: number }} llm
  * @property {number} fallbacksPerMinute
  * @property {number} windowMs
@@ -197,19 +202,26 @@ async function toErrorMessage(response) {
   return `${response.status} ${response.statusText}`;
 }
 
+/** @param {Record<string, number>} counts */
+const sumOf = (counts) => Object.values(counts).reduce((sum, count) => sum + count, 0);
+
 /**
  * Renders one share card: a bar per key, known keys first (so the layout stays put).
  * @param {HTMLElement} list
- * @param {{ counts: Record<string, number>, known: string[], kind: string }} input
+ * @param {{ counts: Record<string, number>, known: string[], kind: string, empty?: string }} input
  */
-function renderShares(list, { counts, known, kind }) {
-  const total = Object.values(counts).reduce((sum, count) => sum + count, 0);
+function renderShares(list, { counts, known, kind, empty }) {
+  const total = sumOf(counts);
   const keys = [
     ...known,
     ...Object.keys(counts)
       .filter((key) => !known.includes(key))
       .sort(),
   ];
+  if (keys.length === 0 && empty !== undefined) {
+    list.replaceChildren(h('li', { class: 'muted' }, [empty]));
+    return;
+  }
   list.replaceChildren(
     ...keys.map((key) => {
       const count = counts[key] ?? 0;
@@ -222,7 +234,7 @@ function renderShares(list, { counts, known, kind }) {
           'data-count': String(count),
         },
         [
-          h('span', { class: 'bar-label' }, [key]),
+          h('span', { class: 'bar-label', title: key }, [key]),
           h('span', { class: 'bar-track' }, [
             h('span', {
               class: `bar-fill ${kind}-${key.toLowerCase()}`,
@@ -239,10 +251,11 @@ function renderShares(list, { counts, known, kind }) {
 
 /** @param {Activity} activity */
 function renderFigures(activity) {
-  const recent = Object.values(activity.byTier).reduce((sum, count) => sum + count, 0);
   const minutes = Math.round(activity.windowMs / 60_000);
-  byId('request-count', HTMLElement).textContent = String(recent);
-  byId('request-window', HTMLElement).textContent = `in the last ${minutes} min`;
+  byId('request-count', HTMLElement).textContent = String(sumOf(activity.byTier));
+  byId('request-window', HTMLElement).textContent = `routed in the last ${minutes} min`;
+  byId('rejected-count', HTMLElement).textContent = String(sumOf(activity.byRejectedCode));
+  byId('rejected-window', HTMLElement).textContent = `answered before routing in the last ${minutes} min`;
   byId('footer-window', HTMLElement).textContent = `shares over the last ${minutes} min`;
   const { llm } = activity;
   byId('llm-share', HTMLElement).textContent =
@@ -254,6 +267,12 @@ function renderFigures(activity) {
   byId('error-count', HTMLElement).textContent = String(errors.reduce((sum, count) => sum + count, 0));
   renderShares(byId('tier-shares', HTMLElement), { counts: activity.byTier, known: TIERS, kind: 'tier' });
   renderShares(byId('cause-shares', HTMLElement), { counts: activity.byCause, known: CAUSES, kind: 'cause' });
+  renderShares(byId('rejected-shares', HTMLElement), {
+    counts: activity.byRejectedCode,
+    known: [],
+    kind: 'rejected',
+    empty: 'No rejected requests in the window.',
+  });
 }
 
 /** @param {State} state */
@@ -369,13 +388,43 @@ function statusCell(request) {
     notes.push(request.fallbacks === 1 ? 'fallback' : `${request.fallbacks} fallbacks`);
   if (request.attempts > 1) notes.push(`${request.attempts} tries`);
   return h('td', { class: 'nowrap' }, [
-    h('span', { class: `badge status ${ok ? 'status-ok' : 'status-error'}` }, [label]),
+    h('span', { class: `badge status ${ok ? 'status-ok' : 'status-error'}`, title: request.errorMessage }, [
+      label,
+    ]),
     notes.length === 0 ? null : h('span', { class: 'note' }, [notes.join(' · ')]),
   ]);
 }
 
+/**
+ * A request autotier answered itself: no tier, cause or deployment; the method and path instead.
+ * @param {RequestSummary} request
+ */
+function rejectedRow(request) {
+  const call = `${request.method} ${request.path}`;
+  return h(
+    'tr',
+    {
+      'data-testid': 'decision-row',
+      'data-request-id': request.requestId,
+      'data-outcome': 'rejected',
+      class: 'rejected-row',
+      title:
+        request.keyName === undefined ? request.endpoint : `key ${request.keyName} · ${request.endpoint}`,
+    },
+    [
+      h('td', { class: 'mono' }, [formatTime(request.endedAt)]),
+      h('td', {}, [h('span', { class: 'badge outcome-rejected', 'data-testid': 'tier' }, ['rejected'])]),
+      h('td', { colspan: '4', class: 'mono call', 'data-testid': 'call', title: call }, [call]),
+      h('td', { class: 'num' }, ['–']),
+      h('td', { class: 'num' }, [formatMs(request.durationMs)]),
+      statusCell(request),
+    ],
+  );
+}
+
 /** @param {RequestSummary} request */
 function decisionRow(request) {
+  if (request.outcome === 'rejected') return rejectedRow(request);
   const title = [
     request.keyName === undefined ? undefined : `key ${request.keyName}`,
     `${request.endpoint}${request.stream ? ' (stream)' : ''}`,
@@ -384,7 +433,13 @@ function decisionRow(request) {
   ]
     .filter(Boolean)
     .join(' · ');
-  return h('tr', { 'data-testid': 'decision-row', 'data-request-id': request.requestId, title }, [
+  const attributes = {
+    'data-testid': 'decision-row',
+    'data-request-id': request.requestId,
+    'data-outcome': 'routed',
+    title,
+  };
+  return h('tr', attributes, [
     h('td', { class: 'mono' }, [formatTime(request.endedAt)]),
     h('td', {}, [tierBadge(request.tier)]),
     h('td', {}, [
@@ -636,10 +691,10 @@ async function explain(event) {
   }
 }
 
-/** Adds the served model names (GET /v1/models needs no key) to the explain box's model list. */
+/** Adds the served model names (GET /v1/models, with the key when there is one) to the explain box's model list. */
 async function loadModels() {
   try {
-    const response = await fetch('../v1/models');
+    const response = await fetch('../v1/models', { headers: authHeaders() });
     if (!response.ok) return;
     const body = /** @type {{ data?: { id: string }[] }} */ (await response.json());
     const select = byId('explain-model', HTMLSelectElement);

@@ -1,0 +1,102 @@
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { ApiKeyConfig } from '../config/routing-table-schema.js';
+import type { RequestContext } from '../gateway/create-gateway.js';
+import { toLoggedPath, toRejectedSummary, type RequestObserver } from '../observe/request-summary.js';
+import type { Clock } from '../shared/clock.js';
+import { RouterError, toRouterError } from '../shared/errors.js';
+import { readJsonBody, type BodyLimits } from './read-body.js';
+import { toRequestContext } from './request-context.js';
+import { createRouteIndex, type Route, type RouteMatch } from './route.js';
+import { writeAnswer } from './write-answer.js';
+import { writeError } from './write-error.js';
+
+export interface HttpEdgeOptions {
+  /** Every endpoint, declared once (see routes.ts). */
+  routes: readonly Route[];
+  /** The caller's key from headers only: undefined in open mode; throws 401 for a missing or unknown key. */
+  authenticate: (context: RequestContext) => ApiKeyConfig | undefined;
+  /** Receives one summary per request the edge rejects itself. */
+  observer: RequestObserver;
+  clock: Clock;
+  bodyLimits: BodyLimits;
+}
+
+function toPath(url: string | undefined): string {
+  const text = url ?? '/';
+  const query = text.indexOf('?');
+  return query === -1 ? text : text.slice(0, query);
+}
+
+function toMissingRoute(context: RequestContext, match: RouteMatch): RouterError {
+  const { method, path } = context.http;
+  const shown = JSON.stringify(toLoggedPath(path));
+  if (match.allow === undefined)
+    return new RouterError({ code: 'NOT_FOUND', message: `no endpoint ${method} ${shown}` });
+  return new RouterError({
+    code: 'METHOD_NOT_ALLOWED',
+    message: `${shown} does not take ${method}; it takes ${match.allow.join(', ')}`,
+  });
+}
+
+/** An admin route's check, once the key is known (undefined in open mode: everything is open). */
+function requireAdmin(key: ApiKeyConfig | undefined): void {
+  if (key !== undefined && !key.admin)
+    throw new RouterError({ code: 'FORBIDDEN', message: `key ${key.name} is not an admin key` });
+}
+
+/**
+ * The HTTP edge on plain node:http (express cost about a third of a request's CPU in the issue 8
+ * profile): match the route (404 `not_found`, 405 with `Allow`), check the key, read the body, call
+ * the handler, write the answer; every error is written by the one mapping in write-error.ts, and
+ * every request the edge rejects is reported once to the observer (routed requests report themselves).
+ */
+export function createHttpEdge(options: HttpEdgeOptions): RequestListener {
+  const { clock, observer } = options;
+  const match = createRouteIndex(options.routes);
+  const report = (rejected: {
+    context: RequestContext;
+    found: RouteMatch;
+    key: ApiKeyConfig | undefined;
+    error: RouterError;
+  }): void => {
+    const { context, error } = rejected;
+    observer.onRequest(
+      toRejectedSummary({
+        requestId: context.requestId,
+        keyName: rejected.key?.name,
+        endpoint: rejected.found.endpoint,
+        http: context.http,
+        status: error.status,
+        errorCode: error.code,
+        errorMessage: error.message,
+        receivedAt: context.receivedAt,
+        endedAt: clock.now(),
+      }),
+    );
+  };
+
+  async function serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const { context, detach } = toRequestContext(request, response, { clock, path: toPath(request.url) });
+    const found = match(context.http.method, context.http.path);
+    let key: ApiKeyConfig | undefined;
+    let reportedByHandler = false;
+    try {
+      const route = found.route;
+      if (route === undefined) throw toMissingRoute(context, found);
+      // The key check reads headers only, so it comes before the body (no key + bad body is 401).
+      key = route.access === 'open' ? undefined : options.authenticate(context);
+      if (route.access === 'admin') requireAdmin(key);
+      const body = route.readsBody ? await readJsonBody(request, options.bodyLimits) : undefined;
+      reportedByHandler = route.reportsItself === true;
+      await writeAnswer(response, await route.handle({ body, context, key }), context.signal);
+    } catch (thrown) {
+      const error = toRouterError(thrown);
+      writeError(response, { error, requestId: context.requestId, allow: found.allow });
+      if (!reportedByHandler) report({ context, found, key, error });
+    } finally {
+      detach();
+    }
+  }
+
+  return (request, response) => void serve(request, response);
+}

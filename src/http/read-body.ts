@@ -1,0 +1,122 @@
+import type { IncomingMessage } from 'node:http';
+import { promisify } from 'node:util';
+import { brotliDecompress, gunzip, inflate } from 'node:zlib';
+import { RouterError } from '../shared/errors.js';
+import { checkJsonContentType, toBodyEncoding, type BodyEncoding } from './body-format.js';
+import { exceedsJsonDepth } from './json-depth.js';
+
+export interface BodyLimits {
+  /** Largest body in bytes, as sent and again after decompression. */
+  bytes: number;
+  /** Deepest nesting of arrays and objects (the body object itself is level 1). */
+  depth: number;
+}
+
+/** `deflate` is the zlib format (RFC 9110), as curl and the browsers' CompressionStream send it. */
+const DECOMPRESS = {
+  gzip: promisify(gunzip),
+  deflate: promisify(inflate),
+  br: promisify(brotliDecompress),
+} as const;
+
+/** A UTF-8 byte order mark, which RFC 8259 lets a parser ignore. */
+function hasByteOrderMark(bytes: Buffer): boolean {
+  return bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+}
+
+function header(request: IncomingMessage, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function tooLarge(limitBytes: number): RouterError {
+  return new RouterError({
+    code: 'BODY_TOO_LARGE',
+    message: `the body is larger than the ${limitBytes}-byte limit`,
+    param: 'body',
+  });
+}
+
+function invalidBody(message: string): RouterError {
+  return new RouterError({ code: 'INVALID_REQUEST', message, param: 'body' });
+}
+
+/**
+ * The raw bytes, or 413 as soon as they pass the limit (by `content-length` before reading, else while
+ * reading; node:http then reads and drops the rest, so the connection stays usable). Rejects with
+ * CLIENT_CLOSED when the client disconnects first, and stops reading.
+ */
+function readRawBody(request: IncomingMessage, limitBytes: number): Promise<Buffer> {
+  const declared = Number(header(request, 'content-length'));
+  if (declared > limitBytes) return Promise.reject(tooLarge(limitBytes));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const finish = (outcome: () => void): void => {
+      request.off('data', onData);
+      request.off('end', onEnd);
+      request.off('error', onCut);
+      request.off('close', onCut);
+      outcome();
+    };
+    function onData(chunk: Buffer): void {
+      size += chunk.length;
+      if (size > limitBytes) finish(() => reject(tooLarge(limitBytes)));
+      else chunks.push(chunk);
+    }
+    function onEnd(): void {
+      finish(() => resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size)));
+    }
+    function onCut(error?: Error): void {
+      finish(() =>
+        reject(new RouterError({ code: 'CLIENT_CLOSED', message: 'the request body was cut', cause: error })),
+      );
+    }
+    request.on('data', onData);
+    request.on('end', onEnd);
+    request.on('error', onCut);
+    request.on('close', onCut);
+  });
+}
+
+/** Decompressed bytes; inflating stops at the limit (zlib's maxOutputLength), so a bomb costs the limit at most. */
+async function decompress(raw: Buffer, encoding: BodyEncoding, limitBytes: number): Promise<Buffer> {
+  if (encoding === 'identity') return raw;
+  try {
+    return await DECOMPRESS[encoding](raw, { maxOutputLength: limitBytes });
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE') throw tooLarge(limitBytes);
+    throw invalidBody(`the body is not valid ${encoding} data: ${(error as Error).message}`);
+  }
+}
+
+function parseJsonObject(bytes: Buffer, depthLimit: number): Record<string, unknown> {
+  const start = hasByteOrderMark(bytes) ? 3 : 0;
+  if (bytes.length === start) throw invalidBody('the body is empty: send a JSON object');
+  if (exceedsJsonDepth(bytes, depthLimit))
+    throw invalidBody(`the body nests arrays and objects deeper than the limit of ${depthLimit} levels`);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(bytes.toString('utf8', start));
+  } catch (error) {
+    throw invalidBody(`the body is not valid JSON: ${(error as Error).message}`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw invalidBody('the body must be a JSON object');
+  return parsed as Record<string, unknown>;
+}
+
+/**
+ * The one body reader: checks content-type and content-encoding before reading (415), reads up to the
+ * limit (413), decompresses with the limit on the decompressed bytes (413; corrupt data is 400), then
+ * checks the nesting depth and parses (400 naming `body`).
+ */
+export async function readJsonBody(
+  request: IncomingMessage,
+  limits: BodyLimits,
+): Promise<Record<string, unknown>> {
+  checkJsonContentType(header(request, 'content-type'));
+  const encoding = toBodyEncoding(header(request, 'content-encoding'));
+  const raw = await readRawBody(request, limits.bytes);
+  return parseJsonObject(await decompress(raw, encoding, limits.bytes), limits.depth);
+}

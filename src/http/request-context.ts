@@ -1,0 +1,50 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { RequestContext } from '../gateway/create-gateway.js';
+import type { Clock } from '../shared/clock.js';
+import { createCancelController } from '../shared/cancel-signal.js';
+import { RouterError } from '../shared/errors.js';
+
+const REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+/** The client's `x-request-id` when it is a plain token, otherwise a new UUID. */
+export function toRequestId(given: string | string[] | undefined): string {
+  return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+}
+
+export function header(request: IncomingMessage, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * The request's context (its id is set as the `x-request-id` response header at once), and a function
+ * that detaches it from the response once the answer is written: the response object outlives the
+ * request (node:http keeps it until a full GC), and a listener still attached would keep the whole
+ * request alive with it.
+ */
+export function toRequestContext(
+  request: IncomingMessage,
+  response: ServerResponse,
+  input: { clock: Clock; path: string },
+): { context: RequestContext; detach: () => void } {
+  const controller = createCancelController();
+  const onClose = (): void => {
+    if (!response.writableFinished)
+      controller.abort(new RouterError({ code: 'CLIENT_CLOSED', message: 'client closed the connection' }));
+  };
+  response.on('close', onClose);
+  const requestId = toRequestId(request.headers['x-request-id']);
+  response.setHeader('x-request-id', requestId);
+  return {
+    context: {
+      requestId,
+      signal: controller.signal,
+      receivedAt: input.clock.now(),
+      http: { method: request.method ?? 'GET', path: input.path },
+      hints: { minTier: header(request, 'x-autotier-min-tier'), sessionKey: header(request, 'x-session-id') },
+      credentials: { authorization: header(request, 'authorization'), apiKey: header(request, 'x-api-key') },
+    },
+    detach: () => response.off('close', onClose),
+  };
+}

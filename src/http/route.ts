@@ -1,0 +1,70 @@
+import type { ApiKeyConfig } from '../config/routing-table-schema.js';
+import type { RequestContext } from '../gateway/create-gateway.js';
+import type { EndpointName } from '../observe/request-summary.js';
+import type { Answer } from './write-answer.js';
+
+/** Who may call a route: anyone, any key (when keys are configured), or an admin key. */
+export type Access = 'open' | 'key' | 'admin';
+
+export interface RouteInput {
+  /** The parsed JSON object when the route reads a body, else undefined. */
+  body: Record<string, unknown> | undefined;
+  context: RequestContext;
+  /** The caller's key; undefined in open mode and for open routes. */
+  key: ApiKeyConfig | undefined;
+}
+
+/** One endpoint, declared once: the edge checks access, reads the body and maps errors for all of them. */
+export interface Route {
+  method: 'GET' | 'POST';
+  path: string;
+  /** Its name in logs and metrics. */
+  endpoint: EndpointName;
+  access: Access;
+  /** Whether the edge reads a JSON body (after the key check) before calling `handle`. */
+  readsBody: boolean;
+  /**
+   * True when `handle` reports its own outcome, success or failure (the routed endpoints, through the
+   * gateway's request tracker); the edge then reports only what it rejects before calling it.
+   */
+  reportsItself?: boolean;
+  handle(input: RouteInput): Promise<Answer> | Answer;
+}
+
+/**
+ * The route for a request; else the methods its path takes (undefined when no route has the path).
+ * `endpoint` names the path in logs and metrics either way (`unknown` when no route has it).
+ */
+export interface RouteMatch {
+  route: Route | undefined;
+  allow: string[] | undefined;
+  endpoint: EndpointName;
+}
+
+const NO_ROUTE: RouteMatch = { route: undefined, allow: undefined, endpoint: 'unknown' };
+
+/**
+ * Looks routes up by exact path (one trailing slash is ignored when only the bare path is declared)
+ * and method; HEAD is answered by the GET route. Throws when a method and path are declared twice.
+ */
+export function createRouteIndex(routes: readonly Route[]): (method: string, path: string) => RouteMatch {
+  const byPath = new Map<string, Map<string, Route>>();
+  for (const route of routes) {
+    const methods = byPath.get(route.path) ?? new Map<string, Route>();
+    if (methods.has(route.method)) throw new Error(`route ${route.method} ${route.path} is declared twice`);
+    byPath.set(route.path, methods.set(route.method, route));
+  }
+  return (method, path) => {
+    const methods =
+      byPath.get(path) ?? (path.length > 1 && path.endsWith('/') ? byPath.get(path.slice(0, -1)) : undefined);
+    if (methods === undefined) return NO_ROUTE;
+    const route = methods.get(method === 'HEAD' ? 'GET' : method);
+    if (route !== undefined) return { route, allow: undefined, endpoint: route.endpoint };
+    const allow = [...methods.keys()];
+    return {
+      route: undefined,
+      allow: allow.includes('GET') ? [...allow, 'HEAD'] : allow,
+      endpoint: [...methods.values()][0]?.endpoint ?? 'unknown',
+    };
+  };
+}
