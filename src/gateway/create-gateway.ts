@@ -218,6 +218,7 @@ export function createGateway(options: GatewayOptions): Gateway {
             maxTokens: decision.maxTokens,
           }),
         onCommitted: () => (endpoint.kind === 'chat' ? recordSession(decision, loaded) : Promise.resolve()),
+        revealInternal: key === undefined || key.admin,
       });
     } catch (error) {
       tracker.end({

@@ -24,6 +24,8 @@ export interface RoutedRequest {
   toBody: (deployment: DeploymentConfig) => string;
   /** After the answer is committed (session ladder). */
   onCommitted: () => Promise<void>;
+  /** Internal detail in an in-band error: admin key or open mode. */
+  revealInternal: boolean;
 }
 
 /** Runs the balancer for a decided route and shapes the client's answer: JSON, or SSE from the commit point. */
@@ -65,6 +67,7 @@ export async function respondRouted(routed: RoutedRequest): Promise<GatewayRespo
       requestId: context.requestId,
       onEnd: (end) => finish(Object.assign({}, end, { status: 200 })),
       collectText: tracker.logsContent(),
+      revealInternal: routed.revealInternal,
     });
     return { kind: 'stream', headers, events };
   }

@@ -13,6 +13,8 @@ export interface SseOptions {
   onEnd: (end: EndOfResponse) => void;
   /** Collect the generated text for the log (content logging on). */
   collectText: boolean;
+  /** An in-band error shows internal detail (admin key or open mode; see toOpenAIErrorBody). */
+  revealInternal: boolean;
 }
 
 function isUsageOnly(event: UpstreamEvent): boolean {
@@ -67,7 +69,7 @@ export async function* toSse(options: SseOptions): AsyncGenerator<string> {
   } catch (error) {
     ended = true;
     options.onEnd({ usage, generatedChars, completionText, error });
-    yield `data: ${JSON.stringify(toOpenAIErrorBody(toRouterError(error), options.requestId))}\n\n`;
+    yield `data: ${JSON.stringify(toOpenAIErrorBody(toRouterError(error), { requestId: options.requestId, revealInternal: options.revealInternal }))}\n\n`;
   } finally {
     if (!ended) {
       result.cancel();

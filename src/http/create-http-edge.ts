@@ -80,18 +80,21 @@ export function createHttpEdge(options: HttpEdgeOptions): RequestListener {
     const found = match(context.http.method, context.http.path);
     let key: ApiKeyConfig | undefined;
     let reportedByHandler = false;
+    /** Internal detail in errors: for an admin key, or anyone in open mode; never before the key is known. */
+    let revealInternal = false;
     try {
       const route = found.route;
       if (route === undefined) throw toMissingRoute(context, found);
       // The key check reads headers only, so it comes before the body (no key + bad body is 401).
       key = route.access === 'open' ? undefined : options.authenticate(context);
+      revealInternal = route.access !== 'open' && (key === undefined || key.admin);
       if (route.access === 'admin') requireAdmin(key);
       const body = route.readsBody ? await readJsonBody(request, options.bodyLimits) : undefined;
       reportedByHandler = route.reportsItself === true;
       await writeAnswer(response, await route.handle({ body, context, key }), context.signal);
     } catch (thrown) {
       const error = toRouterError(thrown);
-      writeError(response, { error, requestId: context.requestId, allow: found.allow });
+      writeError(response, { error, requestId: context.requestId, allow: found.allow, revealInternal });
       if (!reportedByHandler) report({ context, found, key, error });
     } finally {
       detach();

@@ -9,7 +9,13 @@ import { writeJson } from './write-answer.js';
  */
 export function writeError(
   response: ServerResponse,
-  failure: { error: RouterError; requestId: string; allow?: readonly string[] | undefined },
+  failure: {
+    error: RouterError;
+    requestId: string;
+    allow?: readonly string[] | undefined;
+    /** Admin key or open mode: internal detail is shown (see toOpenAIErrorBody). */
+    revealInternal: boolean;
+  },
 ): void {
   const { error, requestId } = failure;
   if (response.headersSent) {
@@ -20,5 +26,9 @@ export function writeError(
   if (error.retryAfterSeconds !== undefined)
     headers['retry-after'] = String(Math.ceil(error.retryAfterSeconds));
   if (failure.allow !== undefined) headers['allow'] = failure.allow.join(', ');
-  writeJson(response, { status: error.status, headers, body: toOpenAIErrorBody(error, requestId) });
+  writeJson(response, {
+    status: error.status,
+    headers,
+    body: toOpenAIErrorBody(error, { requestId, revealInternal: failure.revealInternal }),
+  });
 }

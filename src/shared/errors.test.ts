@@ -17,7 +17,7 @@ describe('the error catalogue', () => {
       param: 'messages',
     });
     expect(error.status).toBe(400);
-    expect(toOpenAIErrorBody(error, 'r1')).toEqual({
+    expect(toOpenAIErrorBody(error, { requestId: 'r1' })).toEqual({
       error: {
         message: 'too long',
         type: 'invalid_request_error',
@@ -26,5 +26,18 @@ describe('the error catalogue', () => {
         request_id: 'r1',
       },
     });
+  });
+
+  it('masks internal addresses and unexpected failures for clients that are not operators', () => {
+    const failed = new RouterError({
+      code: 'ALL_DEPLOYMENTS_FAILED',
+      message: 'all deployments for tier EXPERT failed: big: connect ECONNREFUSED 10.0.0.7:8000',
+    });
+    expect(toOpenAIErrorBody(failed, { revealInternal: false }).error.message).toBe(
+      'all deployments for tier EXPERT failed: big: connect ECONNREFUSED <internal>',
+    );
+    expect(toOpenAIErrorBody(failed, { revealInternal: true }).error.message).toContain('10.0.0.7:8000');
+    const internal = new RouterError({ code: 'INTERNAL', message: 'Cannot read properties of undefined' });
+    expect(toOpenAIErrorBody(internal, { revealInternal: false }).error.message).not.toContain('Cannot read');
   });
 });

@@ -1,3 +1,5 @@
+import { redactAddresses } from './redact.js';
+
 /**
  * The one error model of autotier. Every failure that reaches a client is a RouterError with a stable
  * code; the code decides the HTTP status and the OpenAI error type through ERROR_CATALOGUE.
@@ -182,11 +184,29 @@ export interface OpenAIErrorBody {
   error: { message: string; type: string; code: string; param: string | null; request_id?: string };
 }
 
+/** Who reads an error: internal detail (addresses, unexpected failures) is for operators only. */
+export interface ErrorAudience {
+  requestId?: string | undefined;
+  /**
+   * True for an admin key or open mode: the message is shown as is. Otherwise URLs, IP addresses and
+   * host:port pairs are masked, and an INTERNAL error says only that it happened. @default true
+   */
+  revealInternal?: boolean | undefined;
+}
+
+function toClientMessage(error: RouterError, revealInternal: boolean): string {
+  if (revealInternal) return error.message;
+  if (error.code === 'INTERNAL')
+    return 'an unexpected error inside autotier; the request id finds it in the logs';
+  return redactAddresses(error.message);
+}
+
 /** The OpenAI-shaped body clients receive; `code` is the lower-case form of the stable code. */
-export function toOpenAIErrorBody(error: RouterError, requestId?: string): OpenAIErrorBody {
+export function toOpenAIErrorBody(error: RouterError, audience: ErrorAudience = {}): OpenAIErrorBody {
+  const { requestId } = audience;
   return {
     error: {
-      message: error.message,
+      message: toClientMessage(error, audience.revealInternal ?? true),
       type: ERROR_CATALOGUE[error.code].type,
       code: error.code.toLowerCase(),
       param: error.param ?? null,

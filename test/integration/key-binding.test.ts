@@ -45,6 +45,8 @@ describe('an API key binds on every path', () => {
             deployment('small', 'small-model'),
             deployment('big', 'big-model'),
             deployment('vl', 'vl-model', true),
+            { ...deployment('dead-a', 'dead-a-model'), base_url: 'http://127.0.0.1:1/v1' },
+            { ...deployment('dead-b', 'dead-b-model'), base_url: 'http://127.0.0.1:1/v1' },
           ],
           tiers: {
             SIMPLE: tier(['small']),
@@ -62,6 +64,8 @@ describe('an API key binds on every path', () => {
               budget: { tokens: 2000, period: 'day', timezone: 'UTC' },
             },
             { name: 'prober', sha256: hashKey('sk-prober'), rpm: 2 },
+            { name: 'plain', sha256: hashKey('sk-plain') },
+            { name: 'ops', sha256: hashKey('sk-ops'), admin: true },
           ],
         };
       },
@@ -145,5 +149,16 @@ describe('an API key binds on every path', () => {
       await response.arrayBuffer();
     }
     expect(statuses).toEqual([200, 200, 429]);
+  });
+
+  it('shows internal addresses in errors to admin keys only', async () => {
+    // each dead deployment is asked once: after its first failure it cools down
+    const failed = async (model: string, secret: string) =>
+      errorOf(await postChat(stack.url, { model, messages: HELLO }, bearer(secret)));
+    const plain = await failed('dead-a-model', 'sk-plain');
+    expect(plain.status).toBeGreaterThanOrEqual(502);
+    expect(plain.message).toContain('ECONNREFUSED');
+    expect(plain.message).not.toContain('127.0.0.1');
+    expect((await failed('dead-b-model', 'sk-ops')).message).toContain('127.0.0.1:1');
   });
 });
