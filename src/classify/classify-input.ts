@@ -1,5 +1,6 @@
-import { countImageParts, toMessageText, type ChatMessage } from '../shared/chat.js';
+import { countImageParts, type ChatMessage } from '../shared/chat.js';
 import type { ClassifyRequest } from './decision.js';
+import { toMessageTextHead, toMessageTextLength, toMessageTextTail } from './message-text.js';
 
 /**
  * What the local stages read from a chat request: the last user message (capped, so a 100k-token
@@ -49,8 +50,13 @@ export const DEFAULT_INPUT_LIMITS: ClassifyInputLimits = Object.freeze({
   recentTurns: 4,
 });
 
-/** A fenced block, or a line that looks like a statement of a curly-brace or Python program. */
-const CODE_HINT = /```|^\s*(?:def |class |import |from \S+ import|function |const |#include|public |fn )/m;
+/**
+ * A fenced block, or a line that looks like a statement of a curly-brace or Python program. Leading
+ * whitespace of the line only (as `LINE_SPACE` in heuristic-signal.ts): `^\s*` would read blank lines again
+ * from every line start.
+ */
+const CODE_HINT =
+  /```|^[^\S\n\r\u2028\u2029]*(?:def |class |import |from \S+ import|function |const |#include|public |fn )/m;
 /** Characters of an earlier turn that are checked for code. */
 const RECENT_TURN_CHARS = 2000;
 
@@ -60,15 +66,15 @@ export function toClassifyInput(
 ): ClassifyInput {
   const { messages } = request;
   const lastUserIndex = findLastUserIndex(messages);
-  const last = messages[lastUserIndex];
-  const fullText = last === undefined ? '' : toMessageText(last.content);
-  const text = toExaminedText(fullText, limits);
+  const content = messages[lastUserIndex]?.content;
+  const textLength = toMessageTextLength(content);
+  const text = toExaminedContent(content, { length: textLength, limits });
   const system = summarizeSystem(messages, limits.systemChars);
   const imageCount = countImages(messages);
   return {
     text,
     lowerText: text.toLowerCase(),
-    textLength: fullText.length,
+    textLength,
     systemText: system.text,
     systemLength: system.length,
     turns: messages.length - system.count,
@@ -82,8 +88,20 @@ export function toClassifyInput(
 
 /** Head and tail of a long text, joined by a blank line; short texts are returned whole. */
 export function toExaminedText(text: string, limits: ClassifyInputLimits): string {
-  if (text.length <= limits.headChars + limits.tailChars) return text;
-  return `${text.slice(0, limits.headChars)}\n\n${text.slice(text.length - limits.tailChars)}`;
+  return toExaminedContent(text, { length: text.length, limits });
+}
+
+/**
+ * `toExaminedText` of a message's text, reading only its head and tail: the whole text of a 20 MB
+ * message (or of 100k parts) is never built.
+ */
+function toExaminedContent(
+  content: ChatMessage['content'],
+  { length, limits }: { length: number; limits: ClassifyInputLimits },
+): string {
+  if (length <= limits.headChars + limits.tailChars) return toMessageTextHead(content, length);
+  const head = toMessageTextHead(content, limits.headChars);
+  return `${head}\n\n${toMessageTextTail(content, limits.tailChars)}`;
 }
 
 function findLastUserIndex(messages: readonly ChatMessage[]): number {
@@ -102,10 +120,9 @@ function summarizeSystem(
   let count = 0;
   for (const message of messages) {
     if (message.role !== 'system' && message.role !== 'developer') continue;
-    const content = toMessageText(message.content);
     count += 1;
-    length += content.length;
-    if (text.length < maxChars) text += content.slice(0, maxChars - text.length);
+    length += toMessageTextLength(message.content);
+    if (text.length < maxChars) text += toMessageTextHead(message.content, maxChars - text.length);
   }
   return { text: text.toLowerCase(), length, count };
 }
@@ -120,8 +137,7 @@ function sumConversationLength(messages: readonly ChatMessage[]): number {
   let length = 0;
   for (const message of messages) {
     if (message.role === 'system' || message.role === 'developer') continue;
-    const { content } = message;
-    length += typeof content === 'string' ? content.length : toMessageText(content).length;
+    length += toMessageTextLength(message.content);
   }
   return length;
 }
@@ -131,7 +147,7 @@ function hasRecentCode(messages: readonly ChatMessage[], lastIndex: number, rece
   for (let index = lastIndex - 1; index >= first; index -= 1) {
     const message = messages[index];
     if (message === undefined || message.role === 'system' || message.role === 'developer') continue;
-    if (CODE_HINT.test(toMessageText(message.content).slice(0, RECENT_TURN_CHARS))) return true;
+    if (CODE_HINT.test(toMessageTextHead(message.content, RECENT_TURN_CHARS))) return true;
   }
   return false;
 }

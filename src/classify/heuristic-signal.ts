@@ -43,6 +43,14 @@ export interface DerivedSignal extends SignalBase {
   readonly test: (context: SignalContext) => boolean;
 }
 
+/**
+ * Whitespace that does not end a line. With `m`, `^${LINE_SPACE}*X` matches exactly where `^\s*X`
+ * does when X cannot start with whitespace (a match then starts at the last line start of the run),
+ * but reads each line once: `^\s*` reads a run of blank lines again from each of its line starts,
+ * quadratic in the run.
+ */
+export const LINE_SPACE = '[^\\S\\n\\r\\u2028\\u2029]';
+
 /** Alternation of literal phrases or regex fragments, compiled once at module load; `m` for line anchors. */
 export function anyOf(fragments: readonly string[], flags = ''): RegExp {
   return new RegExp(`(?:${fragments.join('|')})`, flags);

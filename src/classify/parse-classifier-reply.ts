@@ -21,11 +21,33 @@ const verdictSchema = z.object({
 
 export type ParsedReply = { ok: true; verdict: LlmVerdict } | { ok: false; problem: string };
 
-/** Drops a closed `<think>` block, or everything up to an unclosed one's end (Qwen3 thinking mode). */
+/**
+ * Drops every closed `<think>` block (as `replace(/<think>[\s\S]*?<\/think>/gi, '')` would), or
+ * everything up to an unclosed one's end (Qwen3 thinking mode). One pass: the regex would read to the
+ * end of the reply again from every unclosed `<think>`, quadratic in a reply full of them.
+ */
 function stripThinking(text: string): string {
-  const withoutBlocks = text.replace(/<think>[\s\S]*?<\/think>/gi, '');
+  // global regexes for their lastIndex, so made per call: no state outlives it
+  const opens = /<think>/gi;
+  const closes = /<\/think>/gi;
+  let kept = '';
+  let from = 0;
+  for (;;) {
+    const open = findFrom(opens, text, from);
+    const close = open === -1 ? -1 : findFrom(closes, text, open + '<think>'.length);
+    if (close === -1) break;
+    kept += text.slice(from, open);
+    from = close + '</think>'.length;
+  }
+  const withoutBlocks = kept + text.slice(from);
   const close = withoutBlocks.lastIndexOf('</think>');
   return close === -1 ? withoutBlocks : withoutBlocks.slice(close + '</think>'.length);
+}
+
+/** Index of the first match of a global regex at or after `from`, or -1. */
+function findFrom(pattern: RegExp, text: string, from: number): number {
+  pattern.lastIndex = from;
+  return pattern.exec(text)?.index ?? -1;
 }
 
 /** The first balanced `{...}` in the text, ignoring braces inside JSON strings. */
