@@ -29,6 +29,11 @@ interface SignalBase {
 export interface PatternSignal extends SignalBase {
   readonly patterns: LanguagePatterns;
   readonly scope?: 'intent' | 'full';
+  /**
+   * For a signal no linear regex can say: a function over its scope's text, for every language, that
+   * stands in for `patterns` (then empty) and must stay linear in the text.
+   */
+  readonly matches?: (text: string) => boolean;
 }
 
 /** What a derived signal can look at: the input, its character profile and the pattern signals that fired. */

@@ -117,7 +117,7 @@ function matchPatternSignals(
   texts: Readonly<Record<'intent' | 'full', string>>,
   languages: readonly SignalLanguage[],
 ): boolean[] {
-  const matched = new Array<boolean>(PATTERN_SIGNALS.length).fill(false);
+  const matched = PATTERN_SIGNALS.map(({ matches, scope }) => matches?.(texts[scope ?? 'intent']) ?? false);
   for (const group of PATTERN_GROUPS) {
     if (!languages.includes(group.language)) continue;
     const found = group.signals.map((index) => matched[index] === true);
