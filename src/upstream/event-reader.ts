@@ -47,11 +47,20 @@ function parseChunk(data: string, deploymentId: string): ChatChunk {
   if (parsed.error !== undefined && parsed.error !== null) {
     throw new RouterError({
       code: 'UPSTREAM_SERVER_ERROR',
-      message: `${deploymentId}: in-stream error ${JSON.stringify(parsed.error).slice(0, 300)}`,
+      message: `${deploymentId}: in-stream error ${describeInStreamError(parsed.error)}`,
       retryable: true,
     });
   }
   return parsed;
+}
+
+/** The first 300 characters of an in-stream error as JSON; nesting too deep to print is not thrown. */
+function describeInStreamError(error: unknown): string {
+  try {
+    return JSON.stringify(error).slice(0, 300);
+  } catch {
+    return '(nested too deeply to show)';
+  }
 }
 
 export function createEventReader(options: { watchdog: AttemptWatchdog; deploymentId: string }): EventReader {
