@@ -1,6 +1,6 @@
 import { countImageParts, type ChatMessage } from '../shared/chat.js';
 import type { ClassifyRequest } from './decision.js';
-import { toMessageTextHead, toMessageTextLength, toMessageTextTail } from './message-text.js';
+import { toMessageTextWindow, type MessageTextWindow } from './message-text.js';
 
 /**
  * What the local stages read from a chat request: the last user message (capped, so a 100k-token
@@ -67,8 +67,9 @@ export function toClassifyInput(
   const { messages } = request;
   const lastUserIndex = findLastUserIndex(messages);
   const content = messages[lastUserIndex]?.content;
-  const textLength = toMessageTextLength(content);
-  const text = toExaminedContent(content, { length: textLength, limits });
+  const window = toMessageTextWindow(content, limits);
+  const textLength = window.length;
+  const text = toExaminedWindow(content, { window, limits });
   const system = summarizeSystem(messages, limits.systemChars);
   const imageCount = countImages(messages);
   return {
@@ -88,20 +89,16 @@ export function toClassifyInput(
 
 /** Head and tail of a long text, joined by a blank line; short texts are returned whole. */
 export function toExaminedText(text: string, limits: ClassifyInputLimits): string {
-  return toExaminedContent(text, { length: text.length, limits });
+  return toExaminedWindow(text, { window: toMessageTextWindow(text, limits), limits });
 }
 
-/**
- * `toExaminedText` of a message's text, reading only its head and tail: the whole text of a 20 MB
- * message (or of 100k parts) is never built.
- */
-function toExaminedContent(
+/** `toExaminedText` of a message's text, from its window: the whole text is built only when it is short. */
+function toExaminedWindow(
   content: ChatMessage['content'],
-  { length, limits }: { length: number; limits: ClassifyInputLimits },
+  { window, limits }: { window: MessageTextWindow; limits: ClassifyInputLimits },
 ): string {
-  if (length <= limits.headChars + limits.tailChars) return toMessageTextHead(content, length);
-  const head = toMessageTextHead(content, limits.headChars);
-  return `${head}\n\n${toMessageTextTail(content, limits.tailChars)}`;
+  if (window.length > limits.headChars + limits.tailChars) return `${window.head}\n\n${window.tail}`;
+  return toMessageTextWindow(content, { headChars: window.length, tailChars: 0 }).head;
 }
 
 function findLastUserIndex(messages: readonly ChatMessage[]): number {
@@ -121,8 +118,9 @@ function summarizeSystem(
   for (const message of messages) {
     if (message.role !== 'system' && message.role !== 'developer') continue;
     count += 1;
-    length += toMessageTextLength(message.content);
-    if (text.length < maxChars) text += toMessageTextHead(message.content, maxChars - text.length);
+    const window = toMessageTextWindow(message.content, { headChars: maxChars - text.length, tailChars: 0 });
+    length += window.length;
+    text += window.head;
   }
   return { text: text.toLowerCase(), length, count };
 }
@@ -137,7 +135,7 @@ function sumConversationLength(messages: readonly ChatMessage[]): number {
   let length = 0;
   for (const message of messages) {
     if (message.role === 'system' || message.role === 'developer') continue;
-    length += toMessageTextLength(message.content);
+    length += toMessageTextWindow(message.content, { headChars: 0, tailChars: 0 }).length;
   }
   return length;
 }
@@ -147,7 +145,8 @@ function hasRecentCode(messages: readonly ChatMessage[], lastIndex: number, rece
   for (let index = lastIndex - 1; index >= first; index -= 1) {
     const message = messages[index];
     if (message === undefined || message.role === 'system' || message.role === 'developer') continue;
-    if (CODE_HINT.test(toMessageTextHead(message.content, RECENT_TURN_CHARS))) return true;
+    const { head } = toMessageTextWindow(message.content, { headChars: RECENT_TURN_CHARS, tailChars: 0 });
+    if (CODE_HINT.test(head)) return true;
   }
   return false;
 }

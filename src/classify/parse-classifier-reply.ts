@@ -27,9 +27,11 @@ export type ParsedReply = { ok: true; verdict: LlmVerdict } | { ok: false; probl
  * end of the reply again from every unclosed `<think>`, quadratic in a reply full of them.
  */
 function stripThinking(text: string): string {
-  // global regexes for their lastIndex, so made per call: no state outlives it
-  const opens = /<think>/gi;
-  const closes = /<\/think>/gi;
+  // global regexes for their lastIndex, so made per call: no state outlives it. The classes say what
+  // the `i` flag would (without `u` no other character folds to these ASCII letters); V8 scans for a
+  // literal `<` far faster than for a case-folded one.
+  const opens = /<[tT][hH][iI][nN][kK]>/g;
+  const closes = /<\/[tT][hH][iI][nN][kK]>/g;
   let kept = '';
   let from = 0;
   for (;;) {
@@ -50,6 +52,11 @@ function findFrom(pattern: RegExp, text: string, from: number): number {
   return pattern.exec(text)?.index ?? -1;
 }
 
+const BACKSLASH = 0x5c;
+const QUOTE = 0x22;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+
 /** The first balanced `{...}` in the text, ignoring braces inside JSON strings. */
 export function findJsonObject(text: string): string | undefined {
   const start = text.indexOf('{');
@@ -57,13 +64,13 @@ export function findJsonObject(text: string): string | undefined {
   let depth = 0;
   let inString = false;
   for (let index = start; index < text.length; index += 1) {
-    const character = text[index];
+    const code = text.charCodeAt(index);
     if (inString) {
-      if (character === '\\') index += 1;
-      else if (character === '"') inString = false;
-    } else if (character === '"') inString = true;
-    else if (character === '{') depth += 1;
-    else if (character === '}' && --depth === 0) return text.slice(start, index + 1);
+      if (code === BACKSLASH) index += 1;
+      else if (code === QUOTE) inString = false;
+    } else if (code === QUOTE) inString = true;
+    else if (code === OPEN_BRACE) depth += 1;
+    else if (code === CLOSE_BRACE && --depth === 0) return text.slice(start, index + 1);
   }
   return undefined;
 }
