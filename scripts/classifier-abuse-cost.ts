@@ -5,7 +5,7 @@
  * test/helpers/hostile-inputs.ts (one character of each class repeated, alternations, ReDoS attack
  * strings, many messages, many parts, long lines, long earlier turns). Usage:
  *
- *   nice -n 19 npx tsx scripts/classifier-abuse-cost.ts [--sizes 900,1000000,20000000] [--runs 15]
+ *   nice -n 19 node --expose-gc --import tsx scripts/classifier-abuse-cost.ts [--sizes 900,1000000,20000000] [--runs 15]
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -18,7 +18,12 @@ import { createLocalClassifier } from '../src/classify/local-classifier.js';
 import { loadLocalModel } from '../src/classify/local-model.js';
 import { parseClassifierReply } from '../src/classify/parse-classifier-reply.js';
 import { toMessageText } from '../src/shared/chat.js';
-import { toHostileRequests, toHostileShapes, type HostileRequest } from '../test/helpers/hostile-inputs.js';
+import {
+  HOSTILE_UNITS,
+  repeatTo,
+  HOSTILE_SHAPES,
+  type HostileRequest,
+} from '../test/helpers/hostile-inputs.js';
 
 const { values: flags } = parseArgs({
   options: {
@@ -86,6 +91,23 @@ function measure(request: ClassifyRequest, runs: number): Record<Stage, { median
   >;
 }
 
+function toHostileCase(size: number, index: number): HostileRequest {
+  const units = Object.entries(HOSTILE_UNITS);
+  const [name, unit] = units[index] ?? ['', ''];
+  if (index < units.length) {
+    return { name, request: { messages: [{ role: 'user', content: repeatTo(unit, size) }] }, length: size };
+  }
+  const build = Object.values(HOSTILE_SHAPES)[index - units.length];
+  if (build === undefined) throw new Error(`no hostile case ${index}`);
+  return build(size);
+}
+
+/** A full collection between cases when node runs with --expose-gc: one case's garbage is not timed in the next. */
+function collectGarbage(): void {
+  const { gc } = globalThis as { gc?: () => void };
+  gc?.();
+}
+
 function main(): void {
   const sizes = flags.sizes.split(',').map(Number);
   const runs = Number(flags.runs);
@@ -96,11 +118,14 @@ function main(): void {
   );
   const worstRatio = Object.fromEntries(STAGES.map((stage) => [stage, { ratio: 0, where: '' }]));
   for (const size of sizes) {
-    const cases: HostileRequest[] = [...toHostileRequests(size), ...toHostileShapes(size)];
-    const cellRuns = size > 2_000_000 ? Math.min(runs, 3) : runs;
+    // built one at a time, so the requests already measured can be collected and do not slow the rest
+    const count = Object.keys(HOSTILE_UNITS).length + Object.keys(HOSTILE_SHAPES).length;
+    const cellRuns = size > 2_000_000 ? Math.min(runs, 5) : runs;
     console.log(`\nsize ${size} characters`);
     console.log(`${'input'.padEnd(22)}${STAGES.map((stage) => stage.padStart(26)).join('')}`);
-    for (const { name, request } of cases) {
+    for (let index = 0; index < count; index += 1) {
+      collectGarbage();
+      const { name, request } = toHostileCase(size, index);
       const result = measure(request, cellRuns);
       const cells = STAGES.map((stage) => {
         const ratio = result[stage].median / Math.max(baseline[stage].median, 0.1);

@@ -67,46 +67,39 @@ export function toHostileRequests(length: number): HostileRequest[] {
 }
 
 /**
- * Requests whose size is in their shape: many short messages, many content parts, deep indentation on
- * one line, one very long line, and every earlier turn long (system, assistant and user).
+ * Requests whose size is in their shape, by name: many short messages, many content parts, deep
+ * indentation on one line, one very long line, and every earlier turn long (system, assistant, user).
  */
+export const HOSTILE_SHAPES: Readonly<Record<string, (length: number) => HostileRequest>> = Object.freeze({
+  'many messages': (length: number): HostileRequest => {
+    const count = Math.max(1, Math.floor(length / 100));
+    const messages = Array.from({ length: count }, (_, index) => ({
+      role: index % 2 === 0 ? 'user' : 'assistant',
+      content: repeatTo('hi ', 100),
+    }));
+    return { name: 'many messages', request: { messages }, length: count * 100 };
+  },
+  'many parts': (length: number): HostileRequest => {
+    const count = Math.max(1, Math.floor(length / 20));
+    const parts = Array.from({ length: count }, () => ({ type: 'text', text: repeatTo('(', 20) }));
+    return { name: 'many parts', request: { messages: [user(parts)] }, length: count * 20 };
+  },
+  'one long line': (length: number): HostileRequest => {
+    const line = `${repeatTo(' ', length / 2)}${repeatTo('x=1;', length / 2)}`;
+    return { name: 'one long line', request: { messages: [user(line)] }, length: line.length };
+  },
+  'long earlier turns': (length: number): HostileRequest => {
+    const long = repeatTo('\n  def f(x):', length);
+    const messages: ChatMessage[] = [
+      { role: 'system', content: long },
+      user(long),
+      { role: 'assistant', content: [{ type: 'text', text: long }] },
+      user('and now?'),
+    ];
+    return { name: 'long earlier turns', request: { messages }, length: 3 * long.length };
+  },
+});
+
 export function toHostileShapes(length: number): HostileRequest[] {
-  const messageCount = Math.max(1, Math.floor(length / 100));
-  const partCount = Math.max(1, Math.floor(length / 20));
-  const line = `${repeatTo(' ', length / 2)}${repeatTo('x=1;', length / 2)}`;
-  const long = repeatTo('\n  def f(x):', length);
-  return [
-    {
-      name: 'many messages',
-      request: {
-        messages: Array.from({ length: messageCount }, (_, index) => ({
-          role: index % 2 === 0 ? 'user' : 'assistant',
-          content: repeatTo('hi ', 100),
-        })),
-      },
-      length: messageCount * 100,
-    },
-    {
-      name: 'many parts',
-      request: {
-        messages: [
-          user(Array.from({ length: partCount }, () => ({ type: 'text', text: repeatTo('(', 20) }))),
-        ],
-      },
-      length: partCount * 20,
-    },
-    { name: 'one long line', request: { messages: [user(line)] }, length: line.length },
-    {
-      name: 'long earlier turns',
-      request: {
-        messages: [
-          { role: 'system', content: long },
-          user(long),
-          { role: 'assistant', content: [{ type: 'text', text: long }] },
-          user('and now?'),
-        ],
-      },
-      length: 3 * long.length,
-    },
-  ];
+  return Object.values(HOSTILE_SHAPES).map((build) => build(length));
 }
