@@ -174,6 +174,9 @@ function createBuilder(
       case 'ExpressionCharacterClass':
         return position(options.readSet(node));
       case 'Group':
+        // (?i:...) changes which characters match inside; not modelled
+        if (node.modifiers !== null) throw new UnsupportedRegexError('inline flag modifiers');
+        return alternatives(node.alternatives);
       case 'CapturingGroup':
         return alternatives(node.alternatives);
       case 'Quantifier':

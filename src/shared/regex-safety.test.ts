@@ -60,6 +60,7 @@ describe('checkRegexSafety', () => {
     ['(a)\\1', '', 'backreferences'],
     ['[\\q{ab}]', 'v', '\\q'],
     ['(a', '', 'not a valid regex'],
+    ['(?i:a)+', '', 'modifiers'],
   ])('calls /%s/%s unsafe with the reason (%s)', (source, flags, reason) => {
     const result = checkRegexSafety(source, flags);
     expect(result.safe).toBe(false);
