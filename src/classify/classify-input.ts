@@ -1,5 +1,6 @@
-import { countImageParts, toMessageText, type ChatMessage } from '../shared/chat.js';
+import { countImageParts, type ChatMessage } from '../shared/chat.js';
 import type { ClassifyRequest } from './decision.js';
+import { toMessageTextWindow, type MessageTextWindow } from './message-text.js';
 
 /**
  * What the local stages read from a chat request: the last user message (capped, so a 100k-token
@@ -49,8 +50,13 @@ export const DEFAULT_INPUT_LIMITS: ClassifyInputLimits = Object.freeze({
   recentTurns: 4,
 });
 
-/** A fenced block, or a line that looks like a statement of a curly-brace or Python program. */
-const CODE_HINT = /```|^\s*(?:def |class |import |from \S+ import|function |const |#include|public |fn )/m;
+/**
+ * A fenced block, or a line that looks like a statement of a curly-brace or Python program. Leading
+ * whitespace of the line only (as `LINE_SPACE` in heuristic-signal.ts): `^\s*` would read blank lines again
+ * from every line start.
+ */
+const CODE_HINT =
+  /```|^[^\S\n\r\u2028\u2029]*(?:def |class |import |from \S+ import|function |const |#include|public |fn )/m;
 /** Characters of an earlier turn that are checked for code. */
 const RECENT_TURN_CHARS = 2000;
 
@@ -60,15 +66,16 @@ export function toClassifyInput(
 ): ClassifyInput {
   const { messages } = request;
   const lastUserIndex = findLastUserIndex(messages);
-  const last = messages[lastUserIndex];
-  const fullText = last === undefined ? '' : toMessageText(last.content);
-  const text = toExaminedText(fullText, limits);
+  const content = messages[lastUserIndex]?.content;
+  const window = toMessageTextWindow(content, limits);
+  const textLength = window.length;
+  const text = toExaminedWindow(content, { window, limits });
   const system = summarizeSystem(messages, limits.systemChars);
   const imageCount = countImages(messages);
   return {
     text,
     lowerText: text.toLowerCase(),
-    textLength: fullText.length,
+    textLength,
     systemText: system.text,
     systemLength: system.length,
     turns: messages.length - system.count,
@@ -82,8 +89,16 @@ export function toClassifyInput(
 
 /** Head and tail of a long text, joined by a blank line; short texts are returned whole. */
 export function toExaminedText(text: string, limits: ClassifyInputLimits): string {
-  if (text.length <= limits.headChars + limits.tailChars) return text;
-  return `${text.slice(0, limits.headChars)}\n\n${text.slice(text.length - limits.tailChars)}`;
+  return toExaminedWindow(text, { window: toMessageTextWindow(text, limits), limits });
+}
+
+/** `toExaminedText` of a message's text, from its window: the whole text is built only when it is short. */
+function toExaminedWindow(
+  content: ChatMessage['content'],
+  { window, limits }: { window: MessageTextWindow; limits: ClassifyInputLimits },
+): string {
+  if (window.length > limits.headChars + limits.tailChars) return `${window.head}\n\n${window.tail}`;
+  return toMessageTextWindow(content, { headChars: window.length, tailChars: 0 }).head;
 }
 
 function findLastUserIndex(messages: readonly ChatMessage[]): number {
@@ -102,10 +117,10 @@ function summarizeSystem(
   let count = 0;
   for (const message of messages) {
     if (message.role !== 'system' && message.role !== 'developer') continue;
-    const content = toMessageText(message.content);
     count += 1;
-    length += content.length;
-    if (text.length < maxChars) text += content.slice(0, maxChars - text.length);
+    const window = toMessageTextWindow(message.content, { headChars: maxChars - text.length, tailChars: 0 });
+    length += window.length;
+    text += window.head;
   }
   return { text: text.toLowerCase(), length, count };
 }
@@ -120,8 +135,7 @@ function sumConversationLength(messages: readonly ChatMessage[]): number {
   let length = 0;
   for (const message of messages) {
     if (message.role === 'system' || message.role === 'developer') continue;
-    const { content } = message;
-    length += typeof content === 'string' ? content.length : toMessageText(content).length;
+    length += toMessageTextWindow(message.content, { headChars: 0, tailChars: 0 }).length;
   }
   return length;
 }
@@ -131,7 +145,8 @@ function hasRecentCode(messages: readonly ChatMessage[], lastIndex: number, rece
   for (let index = lastIndex - 1; index >= first; index -= 1) {
     const message = messages[index];
     if (message === undefined || message.role === 'system' || message.role === 'developer') continue;
-    if (CODE_HINT.test(toMessageText(message.content).slice(0, RECENT_TURN_CHARS))) return true;
+    const { head } = toMessageTextWindow(message.content, { headChars: RECENT_TURN_CHARS, tailChars: 0 });
+    if (CODE_HINT.test(head)) return true;
   }
   return false;
 }

@@ -29,6 +29,11 @@ interface SignalBase {
 export interface PatternSignal extends SignalBase {
   readonly patterns: LanguagePatterns;
   readonly scope?: 'intent' | 'full';
+  /**
+   * For a signal no linear regex can say: a function over its scope's text, for every language, that
+   * stands in for `patterns` (then empty) and must stay linear in the text.
+   */
+  readonly matches?: (text: string) => boolean;
 }
 
 /** What a derived signal can look at: the input, its character profile and the pattern signals that fired. */
@@ -42,6 +47,14 @@ export interface SignalContext {
 export interface DerivedSignal extends SignalBase {
   readonly test: (context: SignalContext) => boolean;
 }
+
+/**
+ * Whitespace that does not end a line. With `m`, `^${LINE_SPACE}*X` matches exactly where `^\s*X`
+ * does when X cannot start with whitespace (a match then starts at the last line start of the run),
+ * but reads each line once: `^\s*` reads a run of blank lines again from each of its line starts,
+ * quadratic in the run.
+ */
+export const LINE_SPACE = '[^\\S\\n\\r\\u2028\\u2029]';
 
 /** Alternation of literal phrases or regex fragments, compiled once at module load; `m` for line anchors. */
 export function anyOf(fragments: readonly string[], flags = ''): RegExp {

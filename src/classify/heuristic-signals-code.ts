@@ -1,4 +1,4 @@
-import { anyOf, anyWord, type PatternSignal } from './heuristic-signal.js';
+import { anyOf, anyWord, LINE_SPACE, type PatternSignal } from './heuristic-signal.js';
 
 /** Code, debugging and software design: the signals that pull towards COMPLEX, hard algorithms to EXPERT. */
 export const CODE_SIGNALS: readonly PatternSignal[] = [
@@ -15,8 +15,8 @@ export const CODE_SIGNALS: readonly PatternSignal[] = [
     patterns: {
       any: anyOf(
         [
-          '^\\s*(?:def \\w+\\(|class \\w+[:(]|import [\\w.]+(?: as \\w+)?;?$|from [\\w.]+ import|#include\\s*[<"]|function \\w+\\(.*\\)\\s*\\{|(?:const|var) \\w+ = )',
-          '^\\s*(?:public (?:static )?(?:void|class|int)|fn \\w+\\(|func \\w+\\(|package [\\w.]+;?$|<\\?php|<html|<div)',
+          `^${LINE_SPACE}*(?:def \\w+\\(|class \\w+[:(]|import [\\w.]+(?: as \\w+)?;?$|from [\\w.]+ import|#include\\s*[<"]|function \\w+\\(.*\\)\\s*\\{|(?:const|var) \\w+ = )`,
+          `^${LINE_SPACE}*(?:public (?:static )?(?:void|class|int)|fn \\w+\\(|func \\w+\\(|package [\\w.]+;?$|<\\?php|<html|<div)`,
           '\\bselect (?:\\*|[\\w.]+(?:\\s*,\\s*[\\w.]+)*) from \\w+|\\bcreate table\\b|console\\.log\\(|printf\\(|\\breturn \\w+;|=>\\s*\\{',
         ],
         'm',
@@ -118,11 +118,12 @@ export const CODE_SIGNALS: readonly PatternSignal[] = [
       any: anyOf(
         [
           'traceback \\(most recent call last\\)',
-          '^\\s+at [\\w$.<>]+ ?\\(.*:\\d+(?::\\d+)?\\)',
+          // `^\s+at` as one line's spaces and then one whitespace character (a line end too), the same matches
+          `^${LINE_SPACE}*\\sat [\\w$.<>]+ ?\\(.*:\\d+(?::\\d+)?\\)`,
           'exception in thread|segmentation fault|core dumped|panicked at|error\\[e\\d{4}\\]|error ts\\d{4}',
           'undefined reference to|cannot find symbol|npm err!|nullpointerexception|uncaught \\w*error',
           '\\b(?:syntax|type|value|key|attribute|index|name|runtime|reference|import|modulenotfound)error\\b',
-          '^\\s*file ".+", line \\d+',
+          `^${LINE_SPACE}*file ".+", line \\d+`,
         ],
         'm',
       ),

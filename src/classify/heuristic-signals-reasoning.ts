@@ -1,4 +1,5 @@
 import { anyOf, anyWord, type PatternSignal } from './heuristic-signal.js';
+import { hasNumberedRequirements } from './numbered-requirements.js';
 
 /** Multi-step work, constraints, analysis and expert domains: the signals that pull towards COMPLEX/EXPERT. */
 export const REASONING_SIGNALS: readonly PatternSignal[] = [
@@ -18,7 +19,9 @@ export const REASONING_SIGNALS: readonly PatternSignal[] = [
     name: 'numbered_requirements',
     scope: 'full',
     weights: [-1, 0, 0.5, 0.3],
-    patterns: { any: /(?:^[ \t]*(?:\d+[.)]|[-*•])[ \t]+\S[^\n]*\n[\s\S]{0,400}?){3}/m },
+    // NUMBERED_REQUIREMENTS_PATTERN, answered in linear time
+    patterns: {},
+    matches: hasNumberedRequirements,
   },
   {
     name: 'constraint_markers',

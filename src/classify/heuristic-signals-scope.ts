@@ -74,7 +74,7 @@ export const SCOPE_SIGNALS: readonly PatternSignal[] = [
 ];
 
 /** Terms of distributed-system design; many distinct ones in one request mean a design across components. */
-const ARCHITECTURE_TERMS: readonly RegExp[] = [
+export const ARCHITECTURE_TERMS: readonly RegExp[] = [
   /\bcach(?:e|es|ing)\b|캐시|缓存|キャッシュ/,
   /\bqueues?\b|\bkafka\b|\brabbitmq\b|\bsqs\b|메시지 ?큐|消息队列|キュー/,
   /\bshard(?:s|ing)?\b|\bpartition(?:s|ing)?\b|샤딩|파티션|分片|分区|シャーディング|パーティション/,

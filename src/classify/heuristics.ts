@@ -49,6 +49,10 @@ interface PatternGroup {
 
 const PATTERN_GROUPS: readonly PatternGroup[] = toPatternGroups(PATTERN_SIGNALS);
 
+/** Every regex the pattern signals' scans run, with the scope whose text it reads (for the ReDoS test). */
+export const PATTERN_SET_REGEXES: readonly { regex: RegExp; scope: 'intent' | 'full' }[] =
+  PATTERN_GROUPS.flatMap(({ scope, set }) => set.regexes.map((regex) => ({ regex, scope })));
+
 function toPatternGroups(signals: readonly PatternSignal[]): PatternGroup[] {
   const languages: readonly SignalLanguage[] = ['any', 'en', 'ko', 'zh', 'ja'];
   return (['intent', 'full'] as const).flatMap((scope) =>
@@ -79,14 +83,13 @@ export interface HeuristicResult {
 export function scoreHeuristics(input: ClassifyInput): HeuristicResult {
   const profile = toTextProfile(input.lowerText);
   const languages = toLanguages(profile);
-  const intentText = toIntentText(input.lowerText);
   const signals: string[] = [];
   const logits = [...BASE_SCORES];
   const bounds: { floor: Tier | undefined; ceiling: Tier | undefined } = {
     floor: undefined,
     ceiling: undefined,
   };
-  const matched = matchPatternSignals({ full: input.lowerText, intent: intentText }, languages);
+  const matched = matchPatternSignals(toScopeTexts(input), languages);
   PATTERN_SIGNALS.forEach((signal, index) => {
     if (matched[index] === true) applySignal(signal, { signals, logits, bounds });
   });
@@ -95,6 +98,11 @@ export function scoreHeuristics(input: ClassifyInput): HeuristicResult {
     if (signal.test(context)) applySignal(signal, { signals, logits, bounds });
   }
   return { probabilities: toTierProbabilities(logits), signals, ...bounds, profile };
+}
+
+/** The text each pattern scope reads: `full` the examined text, `intent` its head and tail. */
+export function toScopeTexts(input: ClassifyInput): Readonly<Record<'intent' | 'full', string>> {
+  return { full: input.lowerText, intent: toIntentText(input.lowerText) };
 }
 
 /** Head and tail of a long text: where a long prompt states what it wants. */
@@ -117,7 +125,7 @@ function matchPatternSignals(
   texts: Readonly<Record<'intent' | 'full', string>>,
   languages: readonly SignalLanguage[],
 ): boolean[] {
-  const matched = new Array<boolean>(PATTERN_SIGNALS.length).fill(false);
+  const matched = PATTERN_SIGNALS.map(({ matches, scope }) => matches?.(texts[scope ?? 'intent']) ?? false);
   for (const group of PATTERN_GROUPS) {
     if (!languages.includes(group.language)) continue;
     const found = group.signals.map((index) => matched[index] === true);

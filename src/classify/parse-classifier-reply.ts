@@ -21,12 +21,41 @@ const verdictSchema = z.object({
 
 export type ParsedReply = { ok: true; verdict: LlmVerdict } | { ok: false; problem: string };
 
-/** Drops a closed `<think>` block, or everything up to an unclosed one's end (Qwen3 thinking mode). */
+/**
+ * Drops every closed `<think>` block (as `replace(/<think>[\s\S]*?<\/think>/gi, '')` would), or
+ * everything up to an unclosed one's end (Qwen3 thinking mode). One pass: the regex would read to the
+ * end of the reply again from every unclosed `<think>`, quadratic in a reply full of them.
+ */
 function stripThinking(text: string): string {
-  const withoutBlocks = text.replace(/<think>[\s\S]*?<\/think>/gi, '');
+  // global regexes for their lastIndex, so made per call: no state outlives it. The classes say what
+  // the `i` flag would (without `u` no other character folds to these ASCII letters); V8 scans for a
+  // literal `<` far faster than for a case-folded one.
+  const opens = /<[tT][hH][iI][nN][kK]>/g;
+  const closes = /<\/[tT][hH][iI][nN][kK]>/g;
+  let kept = '';
+  let from = 0;
+  for (;;) {
+    const open = findFrom(opens, text, from);
+    const close = open === -1 ? -1 : findFrom(closes, text, open + '<think>'.length);
+    if (close === -1) break;
+    kept += text.slice(from, open);
+    from = close + '</think>'.length;
+  }
+  const withoutBlocks = kept + text.slice(from);
   const close = withoutBlocks.lastIndexOf('</think>');
   return close === -1 ? withoutBlocks : withoutBlocks.slice(close + '</think>'.length);
 }
+
+/** Index of the first match of a global regex at or after `from`, or -1. */
+function findFrom(pattern: RegExp, text: string, from: number): number {
+  pattern.lastIndex = from;
+  return pattern.exec(text)?.index ?? -1;
+}
+
+const BACKSLASH = 0x5c;
+const QUOTE = 0x22;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
 
 /** The first balanced `{...}` in the text, ignoring braces inside JSON strings. */
 export function findJsonObject(text: string): string | undefined {
@@ -35,13 +64,13 @@ export function findJsonObject(text: string): string | undefined {
   let depth = 0;
   let inString = false;
   for (let index = start; index < text.length; index += 1) {
-    const character = text[index];
+    const code = text.charCodeAt(index);
     if (inString) {
-      if (character === '\\') index += 1;
-      else if (character === '"') inString = false;
-    } else if (character === '"') inString = true;
-    else if (character === '{') depth += 1;
-    else if (character === '}' && --depth === 0) return text.slice(start, index + 1);
+      if (code === BACKSLASH) index += 1;
+      else if (code === QUOTE) inString = false;
+    } else if (code === QUOTE) inString = true;
+    else if (code === OPEN_BRACE) depth += 1;
+    else if (code === CLOSE_BRACE && --depth === 0) return text.slice(start, index + 1);
   }
   return undefined;
 }

@@ -26,6 +26,8 @@ export interface PatternSet {
   /** `found[i]` is set to true when pattern i matches `text` (entries already true stay true). */
   scan(text: string, found: boolean[]): void;
   readonly size: number;
+  /** Every regex a scan can run (alternations, gates, per-pattern tests): for the ReDoS check's test. */
+  readonly regexes: readonly RegExp[];
 }
 
 interface Branch {
@@ -100,7 +102,11 @@ export function createPatternSet(patterns: readonly RegExp[]): PatternSet {
     groups.set(key, group);
   }
   const alternations = [...groups.values()].map(toAlternation);
-  return { scan: (text, found) => scanAll(alternations, text, found), size: patterns.length };
+  return {
+    scan: (text, found) => scanAll(alternations, text, found),
+    size: patterns.length,
+    regexes: alternations.flatMap(toRegexes),
+  };
 }
 
 /** A branch without the group's prefix, with what is known about where it can start. */
@@ -150,6 +156,11 @@ function toAlternation(group: BranchGroup): Alternation {
     otherTests: toTests(''),
     owners: [...new Set(bodies.map(({ owner }) => owner))],
   };
+}
+
+function toRegexes({ scan, gate, testsByTwo, testsByOne, otherTests }: Alternation): RegExp[] {
+  const tests = [...testsByTwo.values(), ...testsByOne.values(), otherTests].flat();
+  return [scan, ...(gate === undefined ? [] : [gate]), ...tests.map(({ sticky }) => sticky)];
 }
 
 /** The first two code units of `text` at `index` as one number. */

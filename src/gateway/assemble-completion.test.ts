@@ -85,3 +85,27 @@ describe('assembleChatCompletion', () => {
     expect(completion.choices[0]?.message.reasoning_content).toBe('think');
   });
 });
+
+describe('assembleChatCompletion on a hostile upstream', () => {
+  const toolDelta = (index: unknown, name: string): Record<string, unknown> => ({
+    choices: [{ index: 0, delta: { tool_calls: [{ index, id: name, function: { name, arguments: '' } }] } }],
+  });
+
+  it('puts tool calls with an index that is not the next one at the end instead of at that index', () => {
+    const chunks = [toolDelta(1e9, 'a'), toolDelta('__proto__', 'b'), toolDelta(-1, 'c'), toolDelta(0, 'a2')];
+    const completion = assembleChatCompletion(chunks);
+    const message = (completion['choices'] as { message: { tool_calls: { id: string }[] } }[])[0]?.message;
+    expect(message?.tool_calls.map((call) => call.id)).toEqual(['a2', 'b', 'c']);
+    expect(Object.prototype.hasOwnProperty.call(Array.prototype, 'id')).toBe(false);
+    expect(JSON.stringify(completion).length).toBeLessThan(1000);
+  });
+
+  it('keeps 300,000 logprob entries of one chunk without overflowing the stack', () => {
+    const content = Array.from({ length: 300_000 }, () => ({ token: 'x', logprob: 0 }));
+    const completion = assembleChatCompletion([
+      { choices: [{ index: 0, delta: { content: 'x' }, logprobs: { content } }] },
+    ]);
+    const logprobs = (completion['choices'] as { logprobs: { content: unknown[] } }[])[0]?.logprobs;
+    expect(logprobs?.content).toHaveLength(300_000);
+  });
+});

@@ -28,9 +28,20 @@ function toChoiceState(): ChoiceState {
   };
 }
 
+/**
+ * Where a tool-call delta goes: its `index` when that is an existing call or the next one, else a new
+ * call at the end. An upstream's index is not trusted as an array index: 1e9 made a sparse array that
+ * JSON.stringify wrote out as a billion nulls, and "__proto__" merged into Array.prototype.
+ */
+function toToolCallIndex(state: ChoiceState, delta: ToolCallDelta): number {
+  const { index } = delta;
+  const next = state.toolCalls.length;
+  return typeof index === 'number' && Number.isInteger(index) && index >= 0 && index <= next ? index : next;
+}
+
 function mergeToolCalls(state: ChoiceState, deltas: readonly ToolCallDelta[]): void {
   for (const delta of deltas) {
-    const index = delta.index ?? state.toolCalls.length;
+    const index = toToolCallIndex(state, delta);
     const call = (state.toolCalls[index] ??= {
       id: '',
       type: 'function',
@@ -47,7 +58,8 @@ function mergeLogprobs(state: ChoiceState, logprobs: unknown): void {
   if (logprobs === null || logprobs === undefined) return;
   state.hasLogprobs = true;
   const content = (logprobs as { content?: unknown }).content;
-  if (Array.isArray(content)) state.logprobs.push(...(content as unknown[]));
+  // a loop, not push(...content): spreading 200k entries from an upstream overflows the stack
+  if (Array.isArray(content)) for (const entry of content as unknown[]) state.logprobs.push(entry);
 }
 
 /** Folds stream chunks into per-choice state; `usage`, `id`, `model` come from whichever chunk has them. */

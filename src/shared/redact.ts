@@ -14,8 +14,8 @@ const AUTH_SCHEME = /\b(Bearer|Basic)\s+[^\s"',;]+/gi;
 /** `authorization: x`, `"api_key": "x"`, `password=x` and the like. */
 const NAMED_SECRET =
   /\b(authorization|x-api-key|api[-_]?key|access[-_]?token|token|password|passwd|secret)(["']?\s*[:=]\s*["']?)[^\s"',;}]+/gi;
-/** OpenAI-style keys (`sk-...`, `sk-proj-...`) and JWTs. */
-const KEY_SHAPES = /\bsk-[\w-]{8,}|\beyJ[\w-]{8,}\.[\w-]{8,}\.[\w-]{8,}/g;
+/** OpenAI-style keys (`sk-...`, `sk-proj-...`) and JWTs (`eyJ` + base64url parts joined by dots). */
+const KEY_SHAPES = /\bsk-[\w-]{8,}|\beyJ[\w.-]{20,}/g;
 /** `scheme://user:password@` in URLs. */
 const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]{0,20}:\/\/)[^\s/@:]+:[^\s/@]+@/gi;
 

@@ -64,4 +64,11 @@ describe('the upstream event reader', () => {
     const failed = setup().reader.push(Buffer.from(frame({ error: { message: 'overloaded' } })));
     expect(failed.error?.code).toBe('UPSTREAM_SERVER_ERROR');
   });
+
+  it('reports an in-stream error nested 100,000 deep as an upstream error, without a stack overflow', () => {
+    const deep = `${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`;
+    const result = setup().reader.push(Buffer.from(`data: {"error":${deep}}\n\n`));
+    expect(result.error?.code).toBe('UPSTREAM_SERVER_ERROR');
+    expect(result.error?.message).toContain('nested too deeply');
+  });
 });

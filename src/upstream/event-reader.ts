@@ -49,11 +49,20 @@ function parseChunk(data: string, source: { deploymentId: string; secrets: reado
   if (parsed.error !== undefined && parsed.error !== null) {
     throw new RouterError({
       code: 'UPSTREAM_SERVER_ERROR',
-      message: `${deploymentId}: in-stream error ${redactSecrets(JSON.stringify(parsed.error).slice(0, 300), source.secrets)}`,
+      message: `${deploymentId}: in-stream error ${redactSecrets(describeInStreamError(parsed.error), source.secrets)}`,
       retryable: true,
     });
   }
   return parsed;
+}
+
+/** The first 300 characters of an in-stream error as JSON; nesting too deep to print is not thrown. */
+function describeInStreamError(error: unknown): string {
+  try {
+    return JSON.stringify(error).slice(0, 300);
+  } catch {
+    return '(nested too deeply to show)';
+  }
 }
 
 export function createEventReader(options: {

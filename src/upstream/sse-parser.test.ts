@@ -34,4 +34,39 @@ describe('createSseParser', () => {
     parser.push('data: {"cho');
     expect(parser.pending()).toBe('data: {"cho');
   });
+
+  it('reads a CRLF split across two reads as one line end', () => {
+    const parser = createSseParser();
+    expect(parser.push('data: one\r')).toEqual([]);
+    expect(parser.push('\ndata: two\r')).toEqual([]);
+    expect(parser.push('\n\r')).toEqual([]);
+    expect(parser.push('\n')).toEqual(['one\ntwo']);
+    expect(parser.pending()).toBe('');
+  });
+
+  it('returns the same events however the body is cut into reads', () => {
+    const body =
+      ': ping\r\n\r\ndata: {"a":1}\n\ndata: x\rdata: y\r\r\n\ndata:[DONE]\n\n\n\ndata: z\r\n\r\ndata: cut';
+    const whole = createSseParser();
+    const expected = whole.push(body);
+    expect(expected).toEqual(['{"a":1}', 'x\ny', '[DONE]', 'z']);
+    for (const size of [1, 2, 3, 5, 7]) {
+      const parser = createSseParser();
+      const events: string[] = [];
+      for (let index = 0; index < body.length; index += size)
+        events.push(...parser.push(body.slice(index, index + size)));
+      expect(events, `reads of ${size}`).toEqual(expected);
+      expect(parser.pending(), `reads of ${size}`).toBe(whole.pending());
+    }
+  });
+
+  it('returns a 4 MB event that arrives in 16-character reads, reading each read once', () => {
+    const parser = createSseParser();
+    const data = 'x'.repeat(4 * 1024 * 1024);
+    const body = `data: ${data}\n\n`;
+    const events: string[] = [];
+    for (let index = 0; index < body.length; index += 16)
+      events.push(...parser.push(body.slice(index, index + 16)));
+    expect(events).toEqual([data]);
+  });
 });

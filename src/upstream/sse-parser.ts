@@ -23,23 +23,52 @@ function toEventData(block: string): string | undefined {
   return data;
 }
 
+/**
+ * Each push reads only its own text: the event in progress is kept as a list of pieces and joined
+ * once, when its blank line arrives. Searching and appending to one growing string instead reads
+ * (and copies) the whole event again on every push: quadratic in an event that arrives in many small
+ * reads. A `\r` at the end of a push is held until the next one shows whether a `\n` follows it, so a
+ * CRLF split across two reads is one line end, not two.
+ */
 export function createSseParser(): SseParser {
-  let buffer = '';
+  let pieces: string[] = [];
+  let endsWithNewline = false;
+  let heldCarriageReturn = false;
+  const pendingText = (): string => pieces.join('');
   return {
     push(text) {
-      buffer += text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text;
+      if (text === '') return [];
+      let chunk = heldCarriageReturn && !text.startsWith('\n') ? `\n${text}` : text;
+      heldCarriageReturn = chunk.endsWith('\r');
+      if (heldCarriageReturn) chunk = chunk.slice(0, -1);
+      if (chunk.includes('\r')) chunk = chunk.replace(/\r\n?/g, '\n');
       const events: string[] = [];
-      let start = 0;
-      let boundary = buffer.indexOf('\n\n');
-      while (boundary !== -1) {
-        const data = toEventData(buffer.slice(start, boundary));
+      const emit = (block: string): void => {
+        const data = toEventData(block);
         if (data !== undefined) events.push(data);
-        start = boundary + 2;
-        boundary = buffer.indexOf('\n\n', start);
+      };
+      let from = 0;
+      let emitted = false;
+      if (endsWithNewline && chunk.startsWith('\n')) {
+        emit(pendingText().slice(0, -1));
+        from = 1;
+        emitted = true;
       }
-      if (start > 0) buffer = buffer.slice(start);
+      for (
+        let boundary = chunk.indexOf('\n\n', from);
+        boundary !== -1;
+        boundary = chunk.indexOf('\n\n', from)
+      ) {
+        emit(emitted ? chunk.slice(from, boundary) : pendingText() + chunk.slice(0, boundary));
+        from = boundary + 2;
+        emitted = true;
+      }
+      const rest = chunk.slice(from);
+      if (emitted) pieces = rest === '' ? [] : [rest];
+      else if (rest !== '') pieces.push(rest);
+      if (emitted || rest !== '') endsWithNewline = rest.endsWith('\n');
       return events;
     },
-    pending: () => buffer,
+    pending: () => pendingText() + (heldCarriageReturn ? '\n' : ''),
   };
 }
