@@ -25,6 +25,9 @@ export interface LlmStage {
   ask(input: ClassifyInput, signal: AbortSignal): Promise<LlmOutcome>;
 }
 
+/** Longest classifier reply parsed, characters. */
+const MAX_REPLY_CHARACTERS = 16_384;
+
 /** Rough characters per token, for the cost of a call whose server reported no usage. */
 const CHARACTERS_PER_TOKEN = 4;
 
@@ -89,7 +92,8 @@ export function createLlmStage(options: LlmStageOptions): LlmStage {
         const content = completion.choices[0]?.message.content ?? '';
         const tokens =
           completion.usage?.total_tokens ?? promptEstimate + Math.ceil(content.length / CHARACTERS_PER_TOKEN);
-        return Object.assign(parseClassifierReply(content), { tokens });
+        // max_tokens keeps a real reply to a few hundred characters; a broken server's is cut here
+        return Object.assign(parseClassifierReply(content.slice(0, MAX_REPLY_CHARACTERS)), { tokens });
       } catch (error) {
         return {
           ok: false,

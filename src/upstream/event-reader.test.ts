@@ -71,4 +71,25 @@ describe('the upstream event reader', () => {
     expect(result.error?.code).toBe('UPSTREAM_SERVER_ERROR');
     expect(result.error?.message).toContain('nested too deeply');
   });
+
+  it('stops an event that never ends once it passes 8 Mi characters', () => {
+    const { reader } = setup();
+    const piece = Buffer.from(`data: "${'x'.repeat(1024 * 1024)}`);
+    let error;
+    for (let read = 0; read < 10 && error === undefined; read += 1) error = reader.push(piece).error;
+    expect(error?.code).toBe('UPSTREAM_MALFORMED');
+    expect(error?.message).toContain('longer than 8388608 characters');
+  });
+
+  it('masks the deployment key in an in-stream error', () => {
+    const watchdog: AttemptWatchdog = {
+      onHeaders: () => undefined,
+      onChunk: () => undefined,
+      reason: () => undefined,
+      stop: () => undefined,
+    };
+    const reader = createEventReader({ watchdog, deploymentId: 'd1', secrets: ['vllm-key-42'] });
+    const result = reader.push(Buffer.from(frame({ error: { message: 'bad key vllm-key-42' } })));
+    expect(result.error?.message).toContain('bad key ***');
+  });
 });

@@ -57,6 +57,12 @@ function parseChunk(data: string, source: { deploymentId: string; secrets: reado
 }
 
 /** The first 300 characters of an in-stream error as JSON; nesting too deep to print is not thrown. */
+/**
+ * Longest stream event kept while it arrives, characters (8 Mi): a chunk of a real answer is a few
+ * hundred; a server that never ends its event cannot take the router's memory.
+ */
+const MAX_EVENT_CHARACTERS = 8 * 1024 * 1024;
+
 function describeInStreamError(error: unknown): string {
   try {
     return JSON.stringify(error).slice(0, 300);
@@ -93,7 +99,17 @@ export function createEventReader(options: {
     push(bytes) {
       const events: UpstreamEvent[] = [];
       if (done) return { events };
-      for (const data of parser.push(decoder.write(bytes))) {
+      const completed = parser.push(decoder.write(bytes));
+      if (parser.pendingLength() > MAX_EVENT_CHARACTERS)
+        return {
+          events,
+          error: new RouterError({
+            code: 'UPSTREAM_MALFORMED',
+            message: `${options.deploymentId}: a stream event longer than ${MAX_EVENT_CHARACTERS} characters`,
+            retryable: true,
+          }),
+        };
+      for (const data of completed) {
         if (data === '[DONE]') {
           done = true;
           break;

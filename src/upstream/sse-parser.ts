@@ -8,6 +8,8 @@ export interface SseParser {
   push(text: string): string[];
   /** Text received after the last complete event (a cut stream leaves it non-empty). */
   pending(): string;
+  /** Characters of that text, without joining it. */
+  pendingLength(): number;
 }
 
 function toEventData(block: string): string | undefined {
@@ -32,6 +34,7 @@ function toEventData(block: string): string | undefined {
  */
 export function createSseParser(): SseParser {
   let pieces: string[] = [];
+  let pieceCharacters = 0;
   let endsWithNewline = false;
   let heldCarriageReturn = false;
   const pendingText = (): string => pieces.join('');
@@ -64,11 +67,17 @@ export function createSseParser(): SseParser {
         emitted = true;
       }
       const rest = chunk.slice(from);
-      if (emitted) pieces = rest === '' ? [] : [rest];
-      else if (rest !== '') pieces.push(rest);
+      if (emitted) {
+        pieces = rest === '' ? [] : [rest];
+        pieceCharacters = rest.length;
+      } else if (rest !== '') {
+        pieces.push(rest);
+        pieceCharacters += rest.length;
+      }
       if (emitted || rest !== '') endsWithNewline = rest.endsWith('\n');
       return events;
     },
     pending: () => pendingText() + (heldCarriageReturn ? '\n' : ''),
+    pendingLength: () => pieceCharacters,
   };
 }
