@@ -60,7 +60,9 @@ for (const file of files) {
 }
 
 console.log(`files: ${files.join(', ')}`);
-console.log('variant | group | prompts | real tokens | mean over % | worst over (tokens) | worst over % | least over');
+console.log(
+  'variant | group | prompts | real tokens | mean over % | worst over (tokens) | worst over % | least over',
+);
 for (const [key, tally] of [...tallies].sort(([a], [b]) => a.localeCompare(b))) {
   const mean = ((100 * (tally.ours - tally.real)) / tally.real).toFixed(2);
   console.log(

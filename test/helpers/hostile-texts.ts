@@ -72,12 +72,14 @@ function minifiedJs(random: () => number): string {
   const roll = random();
   if (roll < 0.3) return pick(JS_WORDS, random) + (random() < 0.5 ? ' ' : '');
   if (roll < 0.6) return pick(JS_PUNCTUATION, random);
-  if (roll < 0.8) return String.fromCharCode(97 + Math.floor(random() * 26)).repeat(1 + Math.floor(random() * 2));
+  if (roll < 0.8)
+    return String.fromCharCode(97 + Math.floor(random() * 26)).repeat(1 + Math.floor(random() * 2));
   return String(Math.floor(random() * 1000));
 }
 
 function url(random: () => number): string {
-  const segment = (): string => repeatTo(3 + Math.floor(random() * 12), () => pick(BASE64.slice(0, 62), random));
+  const segment = (): string =>
+    repeatTo(3 + Math.floor(random() * 12), () => pick(BASE64.slice(0, 62), random));
   return `https://${segment()}.example.com/${segment()}/${segment()}?${segment()}=${segment()}&${segment()}=%2F${segment()}#`;
 }
 

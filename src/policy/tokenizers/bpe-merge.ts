@@ -102,7 +102,8 @@ class HeapMerger implements BpeMerger {
     let length = range.end - range.start;
     for (let index = 0; index < length; index++)
       ids[index] = this.model.byteIds[bytes[range.start + index] ?? 0] ?? 0;
-    for (let index = 0; index < length - 1; index++) ranks[index] = pairs.get(ids[index] ?? 0, ids[index + 1] ?? 0);
+    for (let index = 0; index < length - 1; index++)
+      ranks[index] = pairs.get(ids[index] ?? 0, ids[index + 1] ?? 0);
     let steps = 2 * length;
     for (;;) {
       let best = -1;
@@ -133,7 +134,8 @@ class HeapMerger implements BpeMerger {
     const length = range.end - range.start;
     if (length <= 1) return length;
     if (length <= SHORT_BYTES) return this.countShort(bytes, range, meter);
-    if (length > this.ids.length) throw new RangeError(`${length} bytes exceed the merger's ${this.ids.length}`);
+    if (length > this.ids.length)
+      throw new RangeError(`${length} bytes exceed the merger's ${this.ids.length}`);
     const { ids, next, previous, ranks } = this;
     this.heapSize = 0;
     for (let index = 0; index < length; index++) {

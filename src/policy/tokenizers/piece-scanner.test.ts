@@ -7,14 +7,14 @@ import { createPieceScanner, type PatternName } from './piece-scanner.js';
 
 /** Characters where the three pre-tokenizers differ: cases, marks, digits, every kind of space. */
 const ALPHABET = [
-  ...'abZQsStTrReEvVlLdDmM\'\'."/!-1',
+  ..."abZQsStTrReEvVlLdDmM''.\"/!-1",
   ...'中ſé\u0301٣½가яЯǅʰ😀𝐀\ud800',
   ...' \t\n\r\u00a0\u0085\ufeff\u3000\u2028',
 ];
 
 function toPieces(scanner: ReturnType<typeof createPieceScanner>, text: string): [number, number][] {
   const pieces: [number, number][] = [];
-  for (let start = 0; start < text.length; ) {
+  for (let start = 0; start < text.length;) {
     const end = scanner.pieceEnd(text, start, text.length);
     pieces.push([start, end]);
     start = end;

@@ -174,40 +174,38 @@ class Scan {
     if (start >= this.cursor.limit || (this.classAt(start) & UPPERISH) === 0) return -1;
     return this.runEnd(this.runEnd(start, UPPERISH), LOWERISH);
   }
-}
 
-/** Qwen and cl100k: `(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,max}|...` */
-function toWordsFirstEnd(scan: Scan, cursor: Cursor, start: number, rules: Rules): number {
-  const code = cursor.text.charCodeAt(start);
-  if (code === APOSTROPHE) {
-    const length = toContractionLength(cursor, start + 1, rules.longS);
-    if (length > 0) return start + 1 + length;
+  /** Digits, then punctuation, then whitespace: the alternatives after the word shapes. */
+  rest(start: number): number {
+    if ((this.classAt(start) & NUMBER) !== 0) return this.digits(start);
+    const punctuation = this.punctuation(start);
+    return punctuation >= 0 ? punctuation : this.whitespace(start);
   }
-  const bits = scan.classAt(start);
-  if ((bits & LETTER) !== 0) return scan.runEnd(start, LETTER);
-  const next = start + widthOf(codePointAt(cursor, start));
-  if (scan.isWordPrefix(start) && next < cursor.limit && (scan.classAt(next) & LETTER) !== 0)
-    return scan.runEnd(next, LETTER);
-  if ((bits & NUMBER) !== 0) return scan.digits(start);
-  const punctuation = scan.punctuation(start);
-  return punctuation >= 0 ? punctuation : scan.whitespace(start);
-}
 
-/** o200k: two word shapes (upper-then-lower, then upper-run), each with an optional prefix and contraction. */
-function toO200kEnd(scan: Scan, cursor: Cursor, start: number): number {
-  const next = start + widthOf(codePointAt(cursor, start));
-  const prefixed = scan.isWordPrefix(start) && next < cursor.limit;
-  for (const shape of [scan.upperThenLower, scan.upperRun]) {
-    if (prefixed) {
-      const end = shape.call(scan, next);
-      if (end >= 0) return scan.withContraction(end);
+  /** Qwen and cl100k: `(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,max}|...` */
+  wordsFirst(start: number): number {
+    const { text, limit } = this.cursor;
+    if (text.charCodeAt(start) === APOSTROPHE) {
+      const length = toContractionLength(this.cursor, start + 1, this.rules.longS);
+      if (length > 0) return start + 1 + length;
     }
-    const end = shape.call(scan, start);
-    if (end >= 0) return scan.withContraction(end);
+    if ((this.classAt(start) & LETTER) !== 0) return this.runEnd(start, LETTER);
+    const next = start + widthOf(codePointAt(this.cursor, start));
+    if (this.isWordPrefix(start) && next < limit && (this.classAt(next) & LETTER) !== 0)
+      return this.runEnd(next, LETTER);
+    return this.rest(start);
   }
-  if ((scan.classAt(start) & NUMBER) !== 0) return scan.digits(start);
-  const punctuation = scan.punctuation(start);
-  return punctuation >= 0 ? punctuation : scan.whitespace(start);
+
+  /** o200k: two word shapes (upper-then-lower, then an upper run), each with an optional prefix. */
+  o200k(start: number): number {
+    const next = start + widthOf(codePointAt(this.cursor, start));
+    const prefixed = this.isWordPrefix(start) && next < this.cursor.limit;
+    let end = prefixed ? this.upperThenLower(next) : -1;
+    if (end < 0) end = this.upperThenLower(start);
+    if (end < 0 && prefixed) end = this.upperRun(next);
+    if (end < 0) end = this.upperRun(start);
+    return end >= 0 ? this.withContraction(end) : this.rest(start);
+  }
 }
 
 export function createPieceScanner(name: PatternName, classes = createCharacterClasses()): PieceScanner {
@@ -224,7 +222,7 @@ export function createPieceScanner(name: PatternName, classes = createCharacterC
     pieceEnd(text, start, limit) {
       cursor.text = text;
       cursor.limit = limit;
-      const end = name === 'o200k' ? toO200kEnd(scan, cursor, start) : toWordsFirstEnd(scan, cursor, start, rules);
+      const end = name === 'o200k' ? scan.o200k(start) : scan.wordsFirst(start);
       return end > start ? end : start + widthOf(codePointAt(cursor, start));
     },
   };

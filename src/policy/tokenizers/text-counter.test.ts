@@ -72,7 +72,7 @@ describe.each([
       expect(await counter.count(text), text.slice(0, 60)).toBe(exact.encode(text, 'all').length);
   });
 
-  it("never counts fewer tokens than js-tiktoken on unsplit runs (short ones: it is quadratic there)", async () => {
+  it('never counts fewer tokens than js-tiktoken on unsplit runs (short ones: it is quadratic there)', async () => {
     for (const kind of HOSTILE_KINDS) {
       const text = toHostileText(kind, 800, 9);
       expect(await counter.count(text), kind).toBeGreaterThanOrEqual(exact.encode(text, 'all').length);

@@ -73,7 +73,7 @@ function toChunkEnd(text: string, range: Range, maxBytes: number): number {
 }
 
 /** Whether text[start, end) is all below U+0300, where NFC changes nothing. */
-function isNfcStable(text: string, range: { start: number; end: number }): boolean {
+function isNfcStable(text: string, range: Range): boolean {
   for (let index = range.start; index < range.end; index++) if (text.charCodeAt(index) >= 0x300) return false;
   return true;
 }
@@ -87,7 +87,13 @@ export function createTextCounter(options: TextCounterOptions): TextCounter {
   const added =
     spec.addedTokens.length === 0
       ? undefined
-      : new RegExp([...spec.addedTokens].sort((a, b) => b.length - a.length).map(escapeRegex).join('|'), 'y');
+      : new RegExp(
+          [...spec.addedTokens]
+            .sort((a, b) => b.length - a.length)
+            .map(escapeRegex)
+            .join('|'),
+          'y',
+        );
   /** 1 at the UTF-16 code units an added token starts with. */
   const addedStarts = new Uint8Array(65_536);
   for (const token of spec.addedTokens) addedStarts[token.charCodeAt(0)] = 1;
@@ -99,61 +105,64 @@ export function createTextCounter(options: TextCounterOptions): TextCounter {
   const words = createPieceCache({ slots: 32_768, maxLength: WORD_CHARACTERS });
   /** Chunks of long runs: one repeated character or long runs of spaces repeat them. */
   const chunks = createPieceCache({ slots: 512, maxLength: chunkBytes });
+  /** The meter of the window being counted (set per window: counts of several requests interleave). */
+  let activeMeter: WorkMeter = { steps: 0 };
 
   /** Tokens of text[range] merged at once (at most chunkBytes of UTF-8), through a cache. */
-  function countMerged(cache: PieceCache, text: string, range: Range, meter: WorkMeter): number {
+  function countMerged(cache: PieceCache, text: string, range: Range): number {
     const cached = cache.get(text, range);
     if (cached >= 0) return cached;
-    const tokens = merger.count(bytes, { start: 0, end: toUtf8(text, range, bytes) }, meter);
+    const tokens = merger.count(bytes, { start: 0, end: toUtf8(text, range, bytes) }, activeMeter);
     cache.set(text, range, tokens);
     return tokens;
   }
 
   /** A piece: merged whole when short, else in chunks of at most chunkBytes, each cut charged. */
-  function countPiece(text: string, range: Range, meter: WorkMeter): number {
-    if (range.end - range.start <= WORD_CHARACTERS) return countMerged(words, text, range, meter);
+  function countPiece(text: string, range: Range): number {
+    if (range.end - range.start <= WORD_CHARACTERS) return countMerged(words, text, range);
     let tokens = 0;
-    for (let start = range.start; start < range.end; ) {
+    for (let start = range.start; start < range.end;) {
       const end = toChunkEnd(text, { start, end: range.end }, chunkBytes);
-      tokens += countMerged(chunks, text, { start, end }, meter);
+      tokens += countMerged(chunks, text, { start, end });
       if (end < range.end) tokens += cutTokens;
       start = end;
     }
     return tokens;
   }
 
-  function countPieces(text: string, range: { start: number; end: number }, meter: WorkMeter): number {
+  function countPieces(text: string, range: Range): number {
     let tokens = 0;
-    for (let start = range.start; start < range.end; ) {
+    for (let start = range.start; start < range.end;) {
       const end = scanner.pieceEnd(text, start, range.end);
-      tokens += countPiece(text, { start, end }, meter);
+      tokens += countPiece(text, { start, end });
       start = end;
     }
     return tokens;
   }
 
   /** Tokens of text[start, end), added tokens first: each is one token, the text between them is pieces. */
-  function countSegments(text: string, range: { start: number; end: number }, meter: WorkMeter): number {
-    if (added === undefined) return countPieces(text, range, meter);
+  function countSegments(text: string, range: Range): number {
+    if (added === undefined) return countPieces(text, range);
     let tokens = 0;
     let from = range.start;
     for (let at = range.start; at < range.end; at++) {
       if (addedStarts[text.charCodeAt(at)] === 0) continue;
       added.lastIndex = at;
       if (!added.test(text) || added.lastIndex > range.end) continue;
-      tokens += countPieces(text, { start: from, end: at }, meter) + 1;
+      tokens += countPieces(text, { start: from, end: at }) + 1;
       from = added.lastIndex;
       at = from - 1;
     }
-    return tokens + countPieces(text, { start: from, end: range.end }, meter);
+    return tokens + countPieces(text, { start: from, end: range.end });
   }
 
   /** One window: NFC (when a character could change), then its segments. */
-  function countWindow(source: string, range: { start: number; end: number }, meter: WorkMeter): number {
+  function countWindow(source: string, range: Range, meter: WorkMeter): number {
+    activeMeter = meter;
     meter.steps += range.end - range.start;
-    if (!spec.normalizeNfc || isNfcStable(source, range)) return countSegments(source, range, meter);
+    if (!spec.normalizeNfc || isNfcStable(source, range)) return countSegments(source, range);
     const text = source.slice(range.start, range.end).normalize('NFC');
-    return countSegments(text, { start: 0, end: text.length }, meter);
+    return countSegments(text, { start: 0, end: text.length });
   }
 
   return {
@@ -162,7 +171,7 @@ export function createTextCounter(options: TextCounterOptions): TextCounter {
       const stopAbove = countOptions.stopAbove ?? Infinity;
       let tokens = 0;
       let yieldedAt = meter.steps;
-      for (let start = 0; start < text.length && tokens <= stopAbove; ) {
+      for (let start = 0; start < text.length && tokens <= stopAbove;) {
         const cut = toWindowCut(text, start, WINDOW_CHARACTERS);
         tokens += countWindow(text, { start, end: cut.end }, meter) + (cut.exact ? 0 : cutTokens);
         start = cut.end;
