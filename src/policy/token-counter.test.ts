@@ -1,6 +1,7 @@
 import { Tiktoken } from 'js-tiktoken/lite';
 import o200kBase from 'js-tiktoken/ranks/o200k_base';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { createCancelController } from '../shared/cancel-signal.js';
 import { createTokenCounter, toDeploymentTokens, type TokenCounter } from './token-counter.js';
 import type { TextCounter } from './tokenizers/text-counter.js';
 
@@ -94,6 +95,17 @@ describe('the token counter', () => {
       { tokenizers: ['qwen3'], safetyMargin: 0 },
     );
     expect(count.tokens).toBeGreaterThan(100_000);
+  });
+
+  it('stops with CLIENT_CLOSED when the request was cancelled', async () => {
+    const controller = createCancelController();
+    controller.abort();
+    await expect(
+      counter.countChat(
+        { messages: user('zzzz'.repeat(50_000)) },
+        { tokenizers: ['qwen3'], safetyMargin: 0, signal: controller.signal },
+      ),
+    ).rejects.toMatchObject({ code: 'CLIENT_CLOSED' });
   });
 
   it('stops counting once the prompt is above stopAbove', async () => {
