@@ -37,11 +37,16 @@ export interface TextCounterOptions {
 export const WINDOW_CHARACTERS = 2048;
 /**
  * Longest byte run merged at once; longer pieces (one repeated letter, DNA, base64, CJK without
- * spaces) are merged in chunks of this size, which bounds BPE work per byte (see the chunking note in
- * scripts/token-count-cost.ts for how it was chosen).
+ * spaces) are merged in chunks of this size, which bounds BPE work at a few steps per byte. Measured
+ * on 15 hostile kinds of 300 to 20,000 characters against the real tokenizers: 256 over-counts by at
+ * most 2% (0.1-0.9% on base64, DNA, CJK, one repeated letter; runs of spaces aside, whose counts are
+ * tiny), 64 by up to 8% for about 15% less work, 1024 by at most 0.4% for about 20% more.
  */
 export const CHUNK_BYTES = 256;
-/** Tokens charged per inexact cut (a chunk boundary, a window cut inside a piece): cuts never under-count. */
+/**
+ * Tokens charged per inexact cut (a chunk boundary, a window cut inside a piece). Without it, Hangul
+ * runs cut into chunks were under-counted by 1 or 2 tokens; with it no measured text was.
+ */
 export const CUT_TOKENS = 1;
 /** Pieces up to this many UTF-16 units are cached as words. */
 const WORD_CHARACTERS = 32;
