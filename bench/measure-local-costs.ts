@@ -35,7 +35,8 @@ export interface CorpusCosts {
   maxStallWhileCounting100kMs: number;
 }
 
-const SETTINGS = { safetyMargin: 0.1, imageTokens: 1024 };
+/** The fleet's tokenizer (Qwen3), as the default routing table counts. */
+const SETTINGS = { tokenizers: ['qwen3' as const], safetyMargin: 0.1, imageTokens: 1024 };
 const SIZES = Object.keys(PROMPT_SIZES) as PromptSize[];
 const CLASSIFY_ITERATIONS: Record<PromptSize, number> = { '1k': 400, '10k': 100, '100k': 30 };
 const COUNT_ITERATIONS: Record<PromptSize, number> = { '1k': 100, '10k': 10, '100k': 2 };
@@ -51,7 +52,7 @@ export async function measureLocalCosts(options: {
   /** Divides the iteration counts (quick mode). @default 1 */
   scale?: number;
 }): Promise<Record<Corpus, CorpusCosts>> {
-  const counter = createTokenCounter({ encoding: 'o200k_base', cacheCharacters: 0 });
+  const counter = createTokenCounter({ cacheCharacters: 0 });
   const heuristic = createLocalClassifier({ mode: 'heuristic' });
   const local =
     options.modelFile === undefined
@@ -137,7 +138,8 @@ async function readTexts(file: string, counter: TokenCounter): Promise<Text[]> {
       (entry.messages ?? [])
         .map((message) => (typeof message.content === 'string' ? message.content : ''))
         .join(SEPARATOR);
-    texts.push({ lang: entry.lang ?? '', text, tokens: await counter.countText(`${text}${SEPARATOR}`) });
+    const count = await counter.countText(`${text}${SEPARATOR}`, { tokenizers: ['qwen3'], safetyMargin: 0 });
+    texts.push({ lang: entry.lang ?? '', text, tokens: count.tokens });
   }
   return texts;
 }

@@ -15,6 +15,7 @@ import { createRecentActivity } from './observe/recent-activity.js';
 import { combineObservers } from './observe/request-summary.js';
 import { toStateReport, type ReloadHistory } from './observe/state-report.js';
 import { createTokenCounter, type TokenCounter } from './policy/token-counter.js';
+import { toTokenizerNames } from './policy/tokenizers/tokenizer-name.js';
 import {
   systemClock,
   systemRandom,
@@ -48,7 +49,7 @@ export interface ServiceOptions {
   metrics?: Metrics;
   upstream?: Upstream;
   readSecret?: (name: string) => string | undefined;
-  /** Token counter; building one loads a BPE table (about 1.5 s), so share it where possible. */
+  /** Token counter; it loads each tokenizer once (Qwen's in about a second), so share it where possible. */
   tokenCounter?: TokenCounter;
 }
 
@@ -61,6 +62,7 @@ export interface Service {
   /** Records a refused reload (shown in /autotier/state and counted in /metrics). */
   rejectTable(rejection: TableRejection): void;
   currentTable(): LoadedTable;
+  /** Starts serving once the table's tokenizers are loaded (rejects if one fails to load). */
   listen(port: number, host?: string): Promise<{ server: Server; url: string }>;
   close(): Promise<void>;
 }
@@ -99,7 +101,16 @@ export function buildService(options: ServiceOptions): Service {
     onAttempt: (attempt) => observer.onAttempt(attempt),
     onCooldown: (deploymentId, reason) => metrics.cooldown(deploymentId, reason),
   });
-  const tokenCounter = options.tokenCounter ?? createTokenCounter({ encoding: 'o200k_base' });
+  const tokenCounter = options.tokenCounter ?? createTokenCounter();
+  /** Loads the tokenizers a table's deployments use, before requests need them. */
+  const prepareTokenizers = async (table: LoadedTable): Promise<void> => {
+    const tokenizers = toTokenizerNames(table.table.deployments);
+    const started = clock.now();
+    await tokenCounter.prepare(tokenizers);
+    options.logger.info('tokenizers ready', { tokenizers, ms: Math.round(clock.now() - started) });
+  };
+  const tokenizersReady = prepareTokenizers(loaded);
+  tokenizersReady.catch(() => undefined);
   const gateway = createGateway({
     table: () => loaded,
     classifier: () => classifier,
@@ -153,6 +164,9 @@ export function buildService(options: ServiceOptions): Service {
       classifier = options.createClassifier(table);
       reloads.applied += 1;
       metrics.tableReload('applied');
+      prepareTokenizers(table).catch((error: unknown) =>
+        options.logger.error('a tokenizer failed to load', { error: String(error) }),
+      );
     },
     rejectTable(rejection) {
       reloads.rejected += 1;
@@ -160,7 +174,8 @@ export function buildService(options: ServiceOptions): Service {
       metrics.tableReload('rejected');
     },
     currentTable: () => loaded,
-    listen(port, host = '127.0.0.1') {
+    async listen(port, host = '127.0.0.1') {
+      await tokenizersReady;
       return new Promise((resolve, reject) => {
         const server = createServer(handle);
         server.once('error', reject);

@@ -81,6 +81,11 @@ export const deploymentSchema = z
       .regex(/^[A-Z_][A-Z0-9_]*$/)
       .optional(),
     context_window: z.number().int().positive(),
+    /**
+     * Tokenizer that counts prompts for the context-window check: `auto` = `qwen3` when the model name
+     * contains "qwen" (any case), else `o200k_base`. @default auto
+     */
+    tokenizer: z.enum(['auto', 'qwen3', 'o200k_base', 'cl100k_base']).default('auto'),
     vision: z.boolean().default(false),
     weight: z.number().positive().default(1),
     /** In-flight requests this deployment accepts before it is skipped. @default 64 */

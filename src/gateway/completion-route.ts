@@ -3,10 +3,12 @@ import type { RoutingTable } from '../config/table-schema.js';
 import type { DeploymentConfig } from '../config/routing-table-schema.js';
 import { toAvailabilityState, type AvailabilityChecker } from '../policy/availability.js';
 import { toMaxTokens } from '../policy/plan-route.js';
-import type { TokenCounter } from '../policy/token-counter.js';
+import { toDeploymentTokens, type TokenCounter } from '../policy/token-counter.js';
+import { toTokenizerNames } from '../policy/tokenizers/tokenizer-name.js';
+import type { CancelSignal } from '../shared/cancel-signal.js';
 import { RouterError } from '../shared/errors.js';
 import type { CompletionRequest } from './chat-request.js';
-import { toUnclassifiedDecision, type RouteDecision } from './decide-route.js';
+import { toLargestWindow, toUnclassifiedDecision, type RouteDecision } from './decide-route.js';
 
 export interface CompletionRouteInput {
   table: RoutingTable;
@@ -14,6 +16,7 @@ export interface CompletionRouteInput {
   tokenCounter: TokenCounter;
   checker: AvailabilityChecker;
   now: number;
+  signal: CancelSignal;
 }
 
 /**
@@ -27,9 +30,13 @@ export async function toCompletionDecision(input: CompletionRouteInput): Promise
     ...(Array.isArray(request.prompt) ? request.prompt : [request.prompt]),
     request.suffix ?? '',
   ].join('\n');
-  const promptTokens = Math.ceil(
-    (await input.tokenCounter.countText(text)) * (1 + table.tokens.safety_margin),
-  );
+  const count = await input.tokenCounter.countText(text, {
+    tokenizers: toTokenizerNames(table.deployments),
+    safetyMargin: table.tokens.safety_margin,
+    stopAbove: toLargestWindow(table),
+    signal: input.signal,
+  });
+  const promptTokens = count.tokens;
   const maxTokens = toMaxTokens(tierConfig, request.max_tokens ?? undefined);
   const { unavailable } = toAvailabilityState({ table, checker: input.checker, now: input.now });
   const byId = new Map(table.deployments.map((deployment) => [deployment.id, deployment]));
@@ -40,7 +47,7 @@ export async function toCompletionDecision(input: CompletionRouteInput): Promise
         (deployment): deployment is DeploymentConfig =>
           deployment !== undefined &&
           !unavailable.has(deployment.id) &&
-          deployment.context_window >= promptTokens + maxTokens,
+          deployment.context_window >= toDeploymentTokens(count, deployment) + maxTokens,
       );
   const plan: RoutePlan = {
     tier: 'AUTOCOMPLETE',
@@ -65,5 +72,13 @@ export async function toCompletionDecision(input: CompletionRouteInput): Promise
         table.autocomplete === undefined ? 'no autocomplete group: SIMPLE serves' : 'autocomplete group',
     },
   ];
-  return toUnclassifiedDecision({ cause: 'rule', promptTokens, plan, tierConfig, maxTokens, rules });
+  return toUnclassifiedDecision({
+    cause: 'rule',
+    promptTokens,
+    promptTokensEstimated: count.estimated,
+    plan,
+    tierConfig,
+    maxTokens,
+    rules,
+  });
 }

@@ -252,6 +252,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         tokenCounter: options.tokenCounter,
         checker,
         now: clock.now(),
+        signal: access.context.signal,
       }),
   };
 
@@ -304,6 +305,7 @@ export function toExplanation(decision: RouteDecision): Record<string, unknown> 
     stage_latency_ms: classification?.stageLatencyMs ?? {},
     reason: classification?.reason ?? null,
     prompt_tokens: decision.promptTokens,
+    prompt_tokens_estimated: decision.promptTokensEstimated,
     max_tokens: decision.maxTokens,
     rules: decision.rules,
     deployments: [...plan.group, ...plan.fallback].map((deployment) => deployment.id),

@@ -11,7 +11,8 @@ import {
   toNamedDeployments,
   type KeyAccess,
 } from '../policy/key-access.js';
-import type { TokenCounter } from '../policy/token-counter.js';
+import { toDeploymentTokens, type PromptCount, type TokenCounter } from '../policy/token-counter.js';
+import { toTokenizerNames } from '../policy/tokenizers/tokenizer-name.js';
 import { countImageParts, type ChatMessage } from '../shared/chat.js';
 import { RouterError } from '../shared/errors.js';
 import { isTier, maxTier, TIERS, toTierFromRank, toTierRank, type Tier } from '../shared/tier.js';
@@ -24,7 +25,10 @@ export interface RouteDecision {
   cause: string;
   confidence: number | undefined;
   classification: ClassificationDecision | undefined;
+  /** The largest count over the table's tokenizers, margin included (see PromptCount). */
   promptTokens: number;
+  /** Whether promptTokens is an estimate: the prompt was too short for any window to matter. */
+  promptTokensEstimated: boolean;
   plan: RoutePlan;
   tierConfig: TierConfig;
   maxTokens: number;
@@ -96,7 +100,7 @@ function toMinTier(value: string | undefined): Tier | undefined {
 }
 
 /** A concrete served model name: balance over its deployments only, never another model. */
-function decideModel(input: DecideInput, promptTokens: number): RouteDecision | undefined {
+function decideModel(input: DecideInput, count: PromptCount): RouteDecision | undefined {
   const { table, request } = input;
   const serving = toNamedDeployments({ table, access: input.allowed, model: request.model });
   if (serving.length === 0) return undefined;
@@ -106,13 +110,15 @@ function decideModel(input: DecideInput, promptTokens: number): RouteDecision | 
   const tierConfig = table.tiers[tierName];
   const maxTokens = toMaxTokens(tierConfig, request.maxTokens);
   const fits = (deployment: DeploymentConfig): boolean =>
-    deployment.context_window >= promptTokens + maxTokens;
+    deployment.context_window >= toDeploymentTokens(count, deployment) + maxTokens;
   const group = serving.filter(fits);
   if (group.length === 0) {
-    const widest = Math.max(...serving.map((deployment) => deployment.context_window));
+    const widest = serving.reduce((best, deployment) =>
+      deployment.context_window > best.context_window ? deployment : best,
+    );
     throw new RouterError({
       code: 'CONTEXT_LENGTH_EXCEEDED',
-      message: `${promptTokens} prompt tokens + max_tokens ${maxTokens} exceed ${request.model}'s context window of ${widest} tokens`,
+      message: `${toDeploymentTokens(count, widest)} prompt tokens + max_tokens ${maxTokens} exceed ${request.model}'s context window of ${widest.context_window} tokens`,
       param: 'messages',
     });
   }
@@ -126,12 +132,23 @@ function decideModel(input: DecideInput, promptTokens: number): RouteDecision | 
   const rules = [
     { rule: 'override', from: 'auto', to: request.model, reason: `client asked for model ${request.model}` },
   ];
-  return toUnclassifiedDecision({ cause: 'override', promptTokens, plan, tierConfig, maxTokens, rules });
+  return toUnclassifiedDecision({
+    cause: 'override',
+    promptTokens: count.tokens,
+    promptTokensEstimated: count.estimated,
+    plan,
+    tierConfig,
+    maxTokens,
+    rules,
+  });
 }
 
 /** A decision made by a rule alone (a named model, the autocomplete group): no classification, no session. */
 export function toUnclassifiedDecision(
-  decided: Pick<RouteDecision, 'cause' | 'promptTokens' | 'plan' | 'tierConfig' | 'maxTokens' | 'rules'>,
+  decided: Pick<
+    RouteDecision,
+    'cause' | 'promptTokens' | 'promptTokensEstimated' | 'plan' | 'tierConfig' | 'maxTokens' | 'rules'
+  >,
 ): RouteDecision {
   return {
     complexity: undefined,
@@ -250,21 +267,40 @@ function toExactCountThreshold(table: DecideInput['table'], requestedMaxTokens: 
   return Math.max(0, smallestWindow - largestMaxTokens);
 }
 
+/** The widest context window of the table: a count above it fits nowhere, so counting stops there. */
+export function toLargestWindow(table: DecideInput['table']): number {
+  let largest = 0;
+  for (const deployment of table.deployments) largest = Math.max(largest, deployment.context_window);
+  return largest;
+}
+
+/**
+ * Prompt tokens under each tokenizer of the table: estimated when even the byte bound fits every
+ * window, else counted (stopping above the widest window, and when the client goes away).
+ */
+function countPrompt(input: DecideInput): Promise<PromptCount> {
+  const { request, table } = input;
+  return input.tokenCounter.countChat(
+    { messages: request.messages, tools: request.tools ?? undefined },
+    {
+      tokenizers: toTokenizerNames(table.deployments),
+      safetyMargin: table.tokens.safety_margin,
+      imageTokens: table.tokens.image_tokens,
+      estimateBelow: toExactCountThreshold(table, request.maxTokens),
+      stopAbove: toLargestWindow(table),
+      signal: input.signal,
+    },
+  );
+}
+
 /** Resolves the model field (auto, tier alias, served name), classifies if needed, and applies every rule. */
 export async function decideRoute(input: DecideInput): Promise<RouteDecision> {
   const { request, table } = input;
-  const settings = {
-    safetyMargin: table.tokens.safety_margin,
-    imageTokens: table.tokens.image_tokens,
-    estimateBelow: toExactCountThreshold(table, request.maxTokens),
-  };
-  const promptTokens = await input.tokenCounter.countChat(
-    { messages: request.messages, tools: request.tools ?? undefined },
-    settings,
-  );
+  const count = await countPrompt(input);
+  const promptTokens = count.tokens;
   const target = toTarget(input);
   if (target.kind === 'model') {
-    const decision = decideModel(input, promptTokens);
+    const decision = decideModel(input, count);
     if (decision !== undefined) return decision;
   }
   const classifyRequest = { messages: request.messages, ...(request.tools ? { tools: request.tools } : {}) };
@@ -281,6 +317,7 @@ export async function decideRoute(input: DecideInput): Promise<RouteDecision> {
     table,
     tier,
     promptTokens,
+    promptTokensOf: (deployment) => toDeploymentTokens(count, deployment),
     requestedMaxTokens: request.maxTokens,
     needsVision,
     ...availability,
@@ -299,6 +336,7 @@ export async function decideRoute(input: DecideInput): Promise<RouteDecision> {
     confidence: classification?.confidence,
     classification,
     promptTokens,
+    promptTokensEstimated: count.estimated,
     plan: planned.plan,
     tierConfig: planned.tierConfig,
     maxTokens: planned.maxTokens,

@@ -128,4 +128,14 @@ describe('planRoute', () => {
     expect(planned.plan.fallback.map((member) => member.id)).toEqual(['mid']);
     expect(planned.rules[0]).toMatchObject({ rule: 'availability', from: 'COMPLEX', to: 'COMPLEX' });
   });
+
+  it("checks each deployment's window with the prompt counted by that deployment's tokenizer", () => {
+    // 'small' counts the prompt as 6,000 tokens and fits; 'mid' (its fallback) counts 20,000 and does not
+    const promptTokensOf = (deployment: { id: string }): number =>
+      deployment.id === 'small' ? 6000 : 20_000;
+    const planned = planRoute({ ...base, promptTokens: 20_000, promptTokensOf });
+    expect(planned.plan.tier).toBe('SIMPLE');
+    expect(planned.plan.group.map((member) => member.id)).toEqual(['small']);
+    expect(planned.plan.fallback).toEqual([]);
+  });
 });

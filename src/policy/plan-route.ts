@@ -16,7 +16,10 @@ export interface PlanInput {
   table: RoutingTable;
   /** The tier the classifier (or an alias) asked for. */
   tier: Tier;
+  /** Prompt tokens as reported (the largest count over the tokenizers in use). */
   promptTokens: number;
+  /** Prompt tokens under a deployment's own tokenizer, for its window; default: `promptTokens`. */
+  promptTokensOf?: (deployment: DeploymentConfig) => number;
   /** max_tokens from the client, if any. */
   requestedMaxTokens: number | undefined;
   needsVision: boolean;
@@ -41,15 +44,21 @@ export function toMaxTokens(tierConfig: TierConfig, requested: number | undefine
 }
 
 interface Eligibility {
-  needed: number;
+  maxTokens: number;
+  promptTokensOf: (deployment: DeploymentConfig) => number;
   needsVision: boolean;
   unavailable: ReadonlyMap<string, string>;
+}
+
+/** Prompt plus max_tokens, counted with the deployment's tokenizer, within its window. */
+function fits(deployment: DeploymentConfig, eligibility: Eligibility): boolean {
+  return deployment.context_window >= eligibility.promptTokensOf(deployment) + eligibility.maxTokens;
 }
 
 function isEligible(deployment: DeploymentConfig, eligibility: Eligibility): boolean {
   if (eligibility.unavailable.has(deployment.id)) return false;
   if (eligibility.needsVision && !deployment.vision) return false;
-  return deployment.context_window >= eligibility.needed;
+  return fits(deployment, eligibility);
 }
 
 function toDeployments(table: RoutingTable, ids: readonly string[]): DeploymentConfig[] {
@@ -72,7 +81,7 @@ function toCandidateTiers(tier: Tier, needsVision: boolean): TableTier[] {
 export function planRoute(input: PlanInput): PlannedRoute {
   const unavailable = input.unavailable ?? new Map<string, string>();
   const rules: RuleRecord[] = [];
-  let largestWindow = 0;
+  let widest: DeploymentConfig | undefined;
   let sawVision = false;
   let maxTokens = 0;
   for (const name of toCandidateTiers(input.tier, input.needsVision)) {
@@ -80,7 +89,8 @@ export function planRoute(input: PlanInput): PlannedRoute {
     if (tierConfig === undefined) continue;
     maxTokens = toMaxTokens(tierConfig, input.requestedMaxTokens);
     const eligibility = {
-      needed: input.promptTokens + maxTokens,
+      maxTokens,
+      promptTokensOf: input.promptTokensOf ?? ((): number => input.promptTokens),
       needsVision: input.needsVision,
       unavailable,
     };
@@ -93,7 +103,7 @@ export function planRoute(input: PlanInput): PlannedRoute {
     sawVision ||= members.some((deployment) => deployment.vision);
     for (const deployment of members)
       if (!input.needsVision || deployment.vision)
-        largestWindow = Math.max(largestWindow, deployment.context_window);
+        if (deployment.context_window > (widest?.context_window ?? 0)) widest = deployment;
     const fitting = members.filter((deployment) =>
       isEligible(deployment, Object.assign({}, eligibility, { unavailable: new Map<string, string>() })),
     );
@@ -137,7 +147,7 @@ export function planRoute(input: PlanInput): PlannedRoute {
       ),
     };
   }
-  throw toNoRouteError({ input, largestWindow, sawVision, maxTokens });
+  throw toNoRouteError({ input, widest, sawVision, maxTokens });
 }
 
 function toSkipRule(skip: {
@@ -155,14 +165,16 @@ function toSkipRule(skip: {
       reason: 'request has images and this tier has no vision deployment',
     };
   }
-  const fits = skip.members.some((deployment) => deployment.context_window >= eligibility.needed);
-  if (!fits) {
-    const widest = Math.max(...skip.members.map((deployment) => deployment.context_window));
+  if (!skip.members.some((deployment) => fits(deployment, eligibility))) {
+    const widest = skip.members.reduce((best, deployment) =>
+      deployment.context_window > best.context_window ? deployment : best,
+    );
+    const needed = eligibility.promptTokensOf(widest) + eligibility.maxTokens;
     return {
       rule: 'context_length',
       from: skip.from,
       to: '',
-      reason: `needs ${eligibility.needed} tokens, largest window here is ${widest}`,
+      reason: `needs ${needed} tokens, largest window here is ${widest.context_window}`,
     };
   }
   const reasons = skip.members.map(
@@ -173,7 +185,7 @@ function toSkipRule(skip: {
 
 function toNoRouteError(failure: {
   input: PlanInput;
-  largestWindow: number;
+  widest: DeploymentConfig | undefined;
   sawVision: boolean;
   maxTokens: number;
 }): RouterError {
@@ -185,12 +197,14 @@ function toNoRouteError(failure: {
       param: 'messages',
     });
   }
-  const needed = input.promptTokens + failure.maxTokens;
-  if (failure.largestWindow > 0 && needed > failure.largestWindow) {
+  const { widest } = failure;
+  const promptTokens = widest === undefined ? 0 : (input.promptTokensOf?.(widest) ?? input.promptTokens);
+  const needed = promptTokens + failure.maxTokens;
+  if (widest !== undefined && needed > widest.context_window) {
     return new RouterError({
       code: 'CONTEXT_LENGTH_EXCEEDED',
-      message: `the prompt is about ${input.promptTokens} tokens and max_tokens is ${failure.maxTokens}: ${needed} tokens exceed the largest context window of ${failure.largestWindow} tokens`,
-      param: input.promptTokens > failure.largestWindow ? 'messages' : 'max_tokens',
+      message: `the prompt is about ${promptTokens} tokens and max_tokens is ${failure.maxTokens}: ${needed} tokens exceed the largest context window of ${widest.context_window} tokens`,
+      param: promptTokens > widest.context_window ? 'messages' : 'max_tokens',
     });
   }
   return new RouterError({

@@ -1,73 +1,64 @@
 import { Tiktoken } from 'js-tiktoken/lite';
 import o200kBase from 'js-tiktoken/ranks/o200k_base';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createTokenCounter, type TokenCounter } from './token-counter.js';
+import { createCancelController } from '../shared/cancel-signal.js';
+import { createTokenCounter, toDeploymentTokens, type TokenCounter } from './token-counter.js';
+import type { TextCounter } from './tokenizers/text-counter.js';
+
+const user = (content: string) => [{ role: 'user', content }];
 
 describe('the token counter', () => {
   let counter: TokenCounter;
-  let exact: Tiktoken;
-  beforeAll(() => {
-    counter = createTokenCounter({ encoding: 'o200k_base' });
-    exact = new Tiktoken(o200kBase);
-  });
+  beforeAll(async () => {
+    counter = createTokenCounter();
+    await counter.prepare(['qwen3', 'o200k_base']);
+  }, 60_000);
 
-  it('answers a repeated text from its cache with the same count', async () => {
-    const text = 'You are a coding assistant inside an IDE. '.repeat(50);
-    const first = await counter.countText(text);
-    expect(await counter.countText(text)).toBe(first);
-    const uncached = createTokenCounter({ encoding: 'o200k_base', cacheCharacters: 0 });
-    expect(await uncached.countText(text)).toBe(first);
-  });
-
-  it('estimates a prompt whose byte count cannot reach the threshold, and encodes one that can', async () => {
-    const settings = { safetyMargin: 0, imageTokens: 0 };
-    const english = 'Summarize the quarterly report and list the three biggest risks for the board. '.repeat(
-      40,
+  it('counts with each tokenizer asked for and reports the largest count', async () => {
+    const russian = 'Объясни, пожалуйста, как работает маршрутизатор запросов. '.repeat(30);
+    const count = await counter.countChat(
+      { messages: user(russian) },
+      { tokenizers: ['qwen3', 'o200k_base'], safetyMargin: 0 },
     );
-    const messages = [{ role: 'user' as const, content: english }];
-    const exactCount = await counter.countChat({ messages }, settings);
-    const estimated = await counter.countChat({ messages }, { ...settings, estimateBelow: 100_000 });
-    expect(Math.abs(estimated - exactCount) / exactCount).toBeLessThan(0.35);
-    // the bound is the byte count (about 3,200 here): a threshold below it means an exact count
-    expect(await counter.countChat({ messages }, { ...settings, estimateBelow: 3000 })).toBe(exactCount);
+    const qwen = count.byTokenizer.get('qwen3') ?? 0;
+    const o200k = count.byTokenizer.get('o200k_base') ?? 0;
+    expect(qwen).toBeGreaterThan(o200k);
+    expect(count.tokens).toBe(qwen);
+    expect(count.estimated).toBe(false);
+    expect(toDeploymentTokens(count, { model: 'gpt-4o' })).toBe(o200k);
+    expect(toDeploymentTokens(count, { model: 'Qwen/Qwen3-8B' })).toBe(qwen);
+    expect(toDeploymentTokens(count, { model: 'x', tokenizer: 'cl100k_base' })).toBe(qwen);
   });
 
-  it('estimates CJK text at about a token per character', async () => {
-    const chinese = '我们需要在这个系统中实现一个高效的路由器。'.repeat(20);
-    const messages = [{ role: 'user' as const, content: chinese }];
-    const exactCount = await counter.countChat({ messages }, { safetyMargin: 0, imageTokens: 0 });
+  it('counts the text of a prompt exactly as the encoding does, with the margin on top', async () => {
+    const text = 'The quick brown fox jumps over the lazy dog. '.repeat(200);
+    const exact = new Tiktoken(o200kBase).encode(text).length;
+    const options = { tokenizers: ['o200k_base' as const], safetyMargin: 0 };
+    expect((await counter.countText(text, options)).tokens).toBe(exact);
+    expect((await counter.countText(text, { ...options, safetyMargin: 0.5 })).tokens).toBe(
+      Math.ceil(exact * 1.5),
+    );
+  });
+
+  it('estimates a prompt whose byte count cannot reach the threshold, and counts one that can', async () => {
+    const english = 'Summarize the quarterly report and list the three biggest risks. '.repeat(40);
+    const options = { tokenizers: ['qwen3' as const], safetyMargin: 0 };
+    const exact = await counter.countChat({ messages: user(english) }, options);
     const estimated = await counter.countChat(
-      { messages },
-      { safetyMargin: 0, imageTokens: 0, estimateBelow: 100_000 },
+      { messages: user(english) },
+      { ...options, estimateBelow: 100_000 },
     );
-    expect(Math.abs(estimated - exactCount) / exactCount).toBeLessThan(0.35);
-  });
-
-  it('counts short text exactly', async () => {
-    expect(await counter.countText('hello world')).toBe(exact.encode('hello world').length);
-  });
-
-  it('counts long English text in slices to within a token per slice', async () => {
-    const text = 'The quick brown fox jumps over the lazy dog. '.repeat(2000);
-    const counted = await counter.countText(text);
-    expect(Math.abs(counted - exact.encode(text).length)).toBeLessThanOrEqual(12);
-  });
-
-  it('estimates long Chinese text within 8% above the exact count, never below it', async () => {
-    const text = '我们需要在这个系统中实现一个高效的路由器，它能够根据请求的复杂度选择合适的模型。'.repeat(
-      150,
+    expect(estimated.estimated).toBe(true);
+    expect(Math.abs(estimated.tokens - exact.tokens) / exact.tokens).toBeLessThan(0.35);
+    // the bound is the byte count (about 2,700 here): a threshold below it means a real count
+    expect(await counter.countChat({ messages: user(english) }, { ...options, estimateBelow: 2000 })).toEqual(
+      exact,
     );
-    const truth = exact.encode(text).length;
-    const counted = await counter.countText(text);
-    expect(counted).toBeGreaterThanOrEqual(truth);
-    expect(counted).toBeLessThanOrEqual(truth * 1.08);
   });
 
-  it('adds per-message overhead, images, tools and the safety margin', async () => {
-    const base = await counter.countChat(
-      { messages: [{ role: 'user', content: 'hi' }] },
-      { safetyMargin: 0, imageTokens: 100 },
-    );
+  it('adds the template per message, images, tool definitions and tool calls', async () => {
+    const options = { tokenizers: ['qwen3' as const], safetyMargin: 0, imageTokens: 100 };
+    const base = (await counter.countChat({ messages: user('hi') }, options)).tokens;
     const withImage = await counter.countChat(
       {
         messages: [
@@ -80,30 +71,67 @@ describe('the token counter', () => {
           },
         ],
       },
-      { safetyMargin: 0, imageTokens: 100 },
+      options,
     );
-    expect(withImage - base).toBe(100);
-    const withTools = await counter.countChat(
-      {
-        messages: [{ role: 'user', content: 'hi' }],
-        tools: [{ type: 'function', function: { name: 'lookup_weather' } }],
-      },
-      { safetyMargin: 0, imageTokens: 0 },
+    expect(withImage.tokens - base).toBe(100);
+    const tools = [{ type: 'function', function: { name: 'lookup_weather' } }];
+    expect((await counter.countChat({ messages: user('hi'), tools }, options)).tokens).toBeGreaterThan(
+      base + 50,
     );
-    expect(withTools).toBeGreaterThan(base);
-    expect(
-      await counter.countChat(
-        { messages: [{ role: 'user', content: 'hi' }] },
-        { safetyMargin: 0.5, imageTokens: 0 },
-      ),
-    ).toBe(Math.ceil(base * 1.5));
+    const call = {
+      messages: [
+        ...user('hi'),
+        { role: 'assistant', content: '', tool_calls: [{ function: { name: 'f', arguments: '{"a":1}' } }] },
+      ],
+    };
+    expect((await counter.countChat(call, options)).tokens).toBeGreaterThan(base + 10);
   });
 
-  it('lets the event loop run while counting a long prompt', async () => {
-    let ticks = 0;
-    const timer = setInterval(() => (ticks += 1), 0);
-    await counter.countText('lorem ipsum dolor sit amet '.repeat(20_000));
-    clearInterval(timer);
-    expect(ticks).toBeGreaterThan(5);
+  it('counts tool schemas nested 100,000 deep without running out of stack', async () => {
+    let parameters: Record<string, unknown> = { type: 'string' };
+    for (let depth = 0; depth < 100_000; depth++) parameters = { items: parameters };
+    const count = await counter.countChat(
+      { messages: user('hi'), tools: [{ type: 'function', function: { name: 'deep', parameters } }] },
+      { tokenizers: ['qwen3'], safetyMargin: 0 },
+    );
+    expect(count.tokens).toBeGreaterThan(100_000);
+  });
+
+  it('stops with CLIENT_CLOSED when the request was cancelled', async () => {
+    const controller = createCancelController();
+    controller.abort();
+    await expect(
+      counter.countChat(
+        { messages: user('zzzz'.repeat(50_000)) },
+        { tokenizers: ['qwen3'], safetyMargin: 0, signal: controller.signal },
+      ),
+    ).rejects.toMatchObject({ code: 'CLIENT_CLOSED' });
+  });
+
+  it('stops counting once the prompt is above stopAbove', async () => {
+    const count = await counter.countText('lorem ipsum dolor sit amet '.repeat(200_000), {
+      tokenizers: ['qwen3'],
+      safetyMargin: 0,
+      stopAbove: 5000,
+    });
+    expect(count.tokens).toBeGreaterThan(5000);
+    expect(count.tokens).toBeLessThan(10_000);
+  });
+});
+
+describe('loading tokenizers', () => {
+  it('loads each tokenizer once, on first use or when prepared', async () => {
+    const loaded: string[] = [];
+    const fake: TextCounter = { count: (text) => Promise.resolve(text.length) };
+    const counter = createTokenCounter({
+      load: (name) => {
+        loaded.push(name);
+        return Promise.resolve(fake);
+      },
+    });
+    await counter.prepare(['cl100k_base']);
+    await counter.countText('abc', { tokenizers: ['cl100k_base', 'o200k_base'], safetyMargin: 0 });
+    await counter.countText('abcd', { tokenizers: ['o200k_base'], safetyMargin: 0 });
+    expect(loaded).toEqual(['cl100k_base', 'o200k_base']);
   });
 });

@@ -1,161 +1,80 @@
-import { Tiktoken } from 'js-tiktoken/lite';
-import o200kBase from 'js-tiktoken/ranks/o200k_base';
-import cl100kBase from 'js-tiktoken/ranks/cl100k_base';
-import type { ChatMessage } from '../shared/chat.js';
-import { countImageParts, toMessageText } from '../shared/chat.js';
+import type { CancelSignal } from '../shared/cancel-signal.js';
+import { countImageParts } from '../shared/chat.js';
 import { createCountCache } from './count-cache.js';
+import { toTemplateParts, type ChatToCount } from './tokenizers/chat-template.js';
+import { loadQwen3 } from './tokenizers/load-qwen3.js';
+import { loadTiktoken } from './tokenizers/load-tiktoken.js';
+import { createTextCounter, type TextCounter } from './tokenizers/text-counter.js';
+import { toTokenizerName, type TokenizerName } from './tokenizers/tokenizer-name.js';
 
-export type EncodingName = 'o200k_base' | 'cl100k_base';
+export type { ChatToCount } from './tokenizers/chat-template.js';
+export type { TokenizerName } from './tokenizers/tokenizer-name.js';
 
-export interface TokenCounterOptions {
-  /** Encoding used as an approximation of the Qwen tokenizer. @default o200k_base */
-  encoding: EncodingName;
-  /**
-   * Characters of recent texts whose counts are kept (in memory, in this process), 0 = no cache.
-   * @default 4000000
-   */
-  cacheCharacters?: number;
+/**
+ * Prompt tokens of one request under each tokenizer in use. `tokens`, the largest of them, is what is
+ * reported and charged: logs, /v1/route, key TPM and budget reservations, deployment TPM quotas (the
+ * request may go to any deployment of its plan, so the largest count is the one that cannot be too
+ * small). The context-window check uses each deployment's own count (`toDeploymentTokens`).
+ */
+export interface PromptCount {
+  /** Margin included. */
+  byTokenizer: ReadonlyMap<TokenizerName, number>;
+  tokens: number;
+  /** True when nothing near a window made an exact count worth it: an estimate from the characters. */
+  estimated: boolean;
 }
 
-export interface CountSettings {
-  /** Fraction added on top of the count because the encodings differ, e.g. 0.1 = +10%. */
+export interface CountRequestOptions {
+  /** The tokenizers to count with (the distinct ones among the table's deployments). */
+  tokenizers: readonly TokenizerName[];
+  /** Fraction added to each count for what is not counted exactly (template joins, tool rendering). */
   safetyMargin: number;
-  /** Tokens charged per image part (a 1024x1024 image is about 1,000 vision tokens in Qwen-VL). */
-  imageTokens: number;
+  /** Tokens per image part (a 1024x1024 image is about 1,000 vision tokens in Qwen-VL). */
+  imageTokens?: number;
   /**
-   * When even an upper bound of the count (UTF-8 bytes: every BPE token is at least one byte) is
-   * at or below this many tokens, no routing decision depends on the exact size, so the count is
-   * estimated from the characters instead of encoded (js-tiktoken takes about 1.7 ms per 1,000
-   * tokens). Undefined or 0: always encode.
+   * When even the upper bound (UTF-8 bytes: a byte-level BPE token is at least one byte), margin
+   * included, is at or below this many tokens, no decision depends on the exact size: the count is
+   * estimated from the characters. Undefined or 0: always count.
    */
   estimateBelow?: number | undefined;
-}
-
-export interface ChatToCount {
-  messages: readonly ChatMessage[];
-  tools?: readonly unknown[] | undefined;
+  /** Counting stops once a count is above this (nothing fits past the largest window). */
+  stopAbove?: number | undefined;
+  /** The request's signal: a client that goes away stops the count (CLIENT_CLOSED). */
+  signal?: CancelSignal | undefined;
 }
 
 export interface TokenCounter {
-  /** Prompt tokens of a chat request (messages, images, tool definitions), margin included. */
-  countChat(request: ChatToCount, settings: CountSettings): Promise<number>;
-  /** Exact tokens of one text under the encoding, no margin. */
-  countText(text: string): Promise<number>;
+  /** Prompt tokens of a chat request: messages in the chat template, tool definitions, images. */
+  countChat(request: ChatToCount, options: CountRequestOptions): Promise<PromptCount>;
+  /** Prompt tokens of a plain text (a legacy completion prompt). */
+  countText(text: string, options: CountRequestOptions): Promise<PromptCount>;
+  /** Loads tokenizers now (Qwen's vocabulary takes about a second), not on a client's request. */
+  prepare(tokenizers: readonly TokenizerName[]): Promise<void>;
 }
 
-/** Characters encoded between two yields to the event loop: about 2 ms of BPE work. */
-const SLICE_CHARACTERS = 8_192;
-/** Chat-template overhead per message (role markers, separators), in tokens. */
-const MESSAGE_OVERHEAD_TOKENS = 4;
-
-const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
-/** Han, kana and Hangul: js-tiktoken encodes them at about 30 us a character, too slow for long prompts. */
-const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]/gu;
-/** Characters sampled from a CJK-heavy slice (three windows), and the lift on the extrapolated count. */
-const SAMPLE_WINDOW = 256;
-const ESTIMATE_LIFT = 1.05;
-
-/** Share of CJK characters in a text, 0..1. */
-function toCjkShare(text: string): number {
-  return (text.match(CJK)?.length ?? 0) / Math.max(1, text.length);
+export interface TokenCounterOptions {
+  /** Characters of recent texts whose counts are kept, per tokenizer, 0 = none. @default 4000000 */
+  cacheCharacters?: number;
+  /** Tokenizer loaders (tests pass their own). */
+  load?: (name: TokenizerName) => Promise<TextCounter>;
 }
 
-/** Cuts text into slices that end at whitespace where possible, so BPE merges are rarely split. */
-function toSlices(text: string): string[] {
-  const slices: string[] = [];
-  let start = 0;
-  while (start < text.length) {
-    let end = Math.min(text.length, start + SLICE_CHARACTERS);
-    if (end < text.length) {
-      const space = text.lastIndexOf(' ', end);
-      if (space > start + SLICE_CHARACTERS / 2) end = space;
-    }
-    slices.push(text.slice(start, end));
-    start = end;
-  }
-  return slices;
+/** Text counters per tokenizer, each loaded on first use and once per counter. */
+async function loadCounter(name: TokenizerName): Promise<TextCounter> {
+  const spec = name === 'qwen3' ? await loadQwen3() : await loadTiktoken(name);
+  return createTextCounter({ spec });
 }
 
-export function createTokenCounter(options: TokenCounterOptions): TokenCounter {
-  const encoder = new Tiktoken(options.encoding === 'o200k_base' ? o200kBase : cl100kBase);
-  // warm the encoder's code paths for Latin and CJK text now, not on a client's first long prompt
-  encoder.encode('warm up: the quick brown fox 我们需要在这个系统中实现 こんにちは 안녕하세요');
-  const cacheCharacters = options.cacheCharacters ?? 4_000_000;
-  const cache = cacheCharacters > 0 ? createCountCache({ maxCharacters: cacheCharacters }) : undefined;
-  async function countText(text: string): Promise<number> {
-    const cached = cache?.get(text);
-    if (cached !== undefined) return cached;
-    const tokens = await countUncached(text);
-    cache?.set(text, tokens);
-    return tokens;
-  }
-  async function countUncached(text: string): Promise<number> {
-    /**
-     * Exact count, except for long CJK-heavy slices: three windows are encoded exactly and the rate is
-     * extrapolated with a 5% lift (measured within 1% on Chinese text), at a tenth of the cost.
-     */
-    const encodeSlice = (slice: string): number => {
-      if (slice.length <= 4 * SAMPLE_WINDOW || toCjkShare(slice) < 0.3) return encoder.encode(slice).length;
-      const middle = Math.floor(slice.length / 2 - SAMPLE_WINDOW / 2);
-      const windows = [
-        slice.slice(0, SAMPLE_WINDOW),
-        slice.slice(middle, middle + SAMPLE_WINDOW),
-        slice.slice(-SAMPLE_WINDOW),
-      ];
-      const sampled = windows.reduce((sum, window) => sum + encoder.encode(window).length, 0);
-      return Math.ceil((sampled / (3 * SAMPLE_WINDOW)) * slice.length * ESTIMATE_LIFT);
-    };
-    if (text.length <= SLICE_CHARACTERS) return encodeSlice(text);
-    let total = 0;
-    for (const slice of toSlices(text)) {
-      total += encodeSlice(slice);
-      await yieldToEventLoop();
-    }
-    return total;
-  }
-  return {
-    countText,
-    async countChat(request, settings) {
-      const texts = toCountedTexts(request);
-      const fixed = toFixedTokens(request, settings);
-      const withMargin = (tokens: number): number => Math.ceil(tokens * (1 + settings.safetyMargin));
-      const estimateBelow = settings.estimateBelow ?? 0;
-      if (estimateBelow > 0 && withMargin(fixed + toByteCount(texts)) <= estimateBelow)
-        return withMargin(fixed + toEstimate(texts));
-      let tokens = fixed;
-      for (const text of texts) tokens += await countText(text);
-      return withMargin(tokens);
-    },
-  };
-}
-
-/** The texts of a chat request that are counted: message contents, tool calls, tool definitions. */
-function toCountedTexts(request: ChatToCount): string[] {
-  const texts: string[] = [];
-  for (const message of request.messages) {
-    texts.push(toMessageText(message.content));
-    if (message.tool_calls !== undefined) texts.push(JSON.stringify(message.tool_calls));
-  }
-  if (request.tools !== undefined && request.tools.length > 0) texts.push(JSON.stringify(request.tools));
-  return texts;
-}
-
-function toFixedTokens(request: ChatToCount, settings: CountSettings): number {
-  let tokens = 0;
-  for (const message of request.messages)
-    tokens += MESSAGE_OVERHEAD_TOKENS + countImageParts(message.content) * settings.imageTokens;
-  return tokens;
-}
-
-/** UTF-8 bytes of the texts: a count no encoding can exceed (every BPE token is at least one byte). */
-function toByteCount(texts: readonly string[]): number {
+/** A count of the texts that no encoding can exceed: their UTF-8 bytes. */
+function toByteBound(texts: readonly string[]): number {
   let bytes = 0;
   for (const text of texts) bytes += Buffer.byteLength(text, 'utf8');
   return bytes;
 }
 
-/** About four characters a token for Latin text and one for Han, kana and Hangul. */
+/** Han, kana and Hangul: about a token each; other text about four characters a token. */
+const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]/gu;
+
 function toEstimate(texts: readonly string[]): number {
   let tokens = 0;
   for (const text of texts) {
@@ -163,4 +82,92 @@ function toEstimate(texts: readonly string[]): number {
     tokens += Math.ceil(cjk + (text.length - cjk) / 4);
   }
   return tokens;
+}
+
+export function createTokenCounter(options: TokenCounterOptions = {}): TokenCounter {
+  const load = options.load ?? loadCounter;
+  const counters = new Map<TokenizerName, Promise<TextCounter>>();
+  const cacheCharacters = options.cacheCharacters ?? 4_000_000;
+  const caches = new Map<TokenizerName, ReturnType<typeof createCountCache>>();
+  const counterOf = (name: TokenizerName): Promise<TextCounter> => {
+    let counter = counters.get(name);
+    if (counter === undefined) {
+      counter = load(name);
+      counters.set(name, counter);
+      counter.catch(() => counters.delete(name));
+    }
+    return counter;
+  };
+  const cacheOf = (name: TokenizerName): ReturnType<typeof createCountCache> | undefined => {
+    if (cacheCharacters === 0) return undefined;
+    let cache = caches.get(name);
+    if (cache === undefined) {
+      cache = createCountCache({ maxCharacters: cacheCharacters });
+      caches.set(name, cache);
+    }
+    return cache;
+  };
+
+  /** Sum of the texts' counts under one tokenizer, stopping above `stopAbove`. */
+  async function countTexts(
+    name: TokenizerName,
+    texts: readonly string[],
+    options: CountRequestOptions,
+  ): Promise<number> {
+    const counter = await counterOf(name);
+    const cache = cacheOf(name);
+    const stopAbove = options.stopAbove ?? Infinity;
+    let tokens = 0;
+    for (const text of texts) {
+      if (tokens > stopAbove) break;
+      const cached = cache?.get(text);
+      if (cached !== undefined) {
+        tokens += cached;
+        continue;
+      }
+      const left = stopAbove - tokens;
+      const counted = await counter.count(text, { signal: options.signal, stopAbove: left });
+      if (counted <= left) cache?.set(text, counted);
+      tokens += counted;
+    }
+    return tokens;
+  }
+
+  async function count(
+    texts: readonly string[],
+    fixed: number,
+    options: CountRequestOptions,
+  ): Promise<PromptCount> {
+    const withMargin = (tokens: number): number => Math.ceil(tokens * (1 + options.safetyMargin));
+    const estimateBelow = options.estimateBelow ?? 0;
+    const byTokenizer = new Map<TokenizerName, number>();
+    if (estimateBelow > 0 && withMargin(fixed + toByteBound(texts)) <= estimateBelow) {
+      const estimate = withMargin(fixed + toEstimate(texts));
+      for (const name of options.tokenizers) byTokenizer.set(name, estimate);
+      return { byTokenizer, tokens: estimate, estimated: true };
+    }
+    for (const name of options.tokenizers)
+      byTokenizer.set(name, withMargin(fixed + (await countTexts(name, texts, options))));
+    return { byTokenizer, tokens: Math.max(0, ...byTokenizer.values()), estimated: false };
+  }
+
+  return {
+    countChat(request, options) {
+      let images = 0;
+      for (const message of request.messages) images += countImageParts(message.content);
+      return count(toTemplateParts(request), images * (options.imageTokens ?? 0), options);
+    },
+    countText: (text, options) => count([text], 0, options),
+    async prepare(tokenizers) {
+      await Promise.all(tokenizers.map(counterOf));
+    },
+  };
+}
+
+/** The count that decides whether a prompt fits a deployment: its own tokenizer's, else the largest. */
+export function toDeploymentTokens(
+  count: PromptCount,
+  deployment: Parameters<typeof toTokenizerName>[0],
+): number {
+  return count.byTokenizer.get(toTokenizerName(deployment)) ?? count.tokens;
 }

@@ -35,9 +35,9 @@ export const unreachableClassifier = (): Classifier => ({
 });
 
 let sharedCounter: TokenCounter | undefined;
-/** One token counter per test process: building one takes about 1.5 s. */
+/** One token counter per test process: it loads each tokenizer once (Qwen's in about a second). */
 export function sharedTokenCounter(): TokenCounter {
-  sharedCounter ??= createTokenCounter({ encoding: 'o200k_base' });
+  sharedCounter ??= createTokenCounter();
   return sharedCounter;
 }
 

@@ -1,0 +1,88 @@
+/**
+ * Merge rules of a byte-level BPE as an open-addressing hash table keyed by two token ids: no string is
+ * built per lookup. The value is the id of the merged token; in both vocabularies used here a lower id
+ * is a higher-priority merge (Qwen's merges are listed in the order of their results' ids, and
+ * tiktoken's rank is the id), so the value is also the merge's rank.
+ */
+export interface PairTable {
+  /** Id of the token `left` + `right` merge into, or -1 when the pair never merges. */
+  get(left: number, right: number): number;
+  readonly size: number;
+}
+
+export interface PairTableBuilder {
+  /** Adds a merge; the first one added for a pair wins. */
+  add(left: number, right: number, merged: number): void;
+  build(): PairTable;
+}
+
+/** Ids are below 2^18 (262,144): o200k has 200,019 and Qwen 151,665. */
+export const MAX_TOKEN_ID = 2 ** 18 - 1;
+
+function toSlot(left: number, right: number, mask: number): number {
+  let hash = Math.imul(left, 0x9e3779b1) ^ Math.imul(right + 0x7f4a7c15, 0x85ebca6b);
+  hash ^= hash >>> 15;
+  hash = Math.imul(hash, 0x2c1b3c6d);
+  hash ^= hash >>> 12;
+  return hash & mask;
+}
+
+/** Ids below this have their pairs in a dense table (256 KB): BPE's first merges are of single bytes. */
+const DENSE_IDS = 256;
+
+/** Slots of four int32s (left + 1, right, merged, unused): one probe reads one cache line. */
+class OpenPairTable implements PairTable {
+  constructor(
+    private readonly slots: Int32Array,
+    private readonly dense: Int32Array,
+    readonly size: number,
+  ) {}
+
+  get(left: number, right: number): number {
+    if (left < DENSE_IDS && right < DENSE_IDS) return this.dense[left * DENSE_IDS + right] ?? -1;
+    const slots = this.slots;
+    const mask = (slots.length >> 2) - 1;
+    for (let slot = toSlot(left, right, mask); ; slot = (slot + 1) & mask) {
+      const base = slot << 2;
+      const stored = slots[base] ?? 0;
+      if (stored === 0) return -1;
+      if (stored === left + 1 && slots[base + 1] === right) return slots[base + 2] ?? -1;
+    }
+  }
+}
+
+/** Collects merges, then builds a table whose load factor is at most two thirds. */
+export function createPairTableBuilder(): PairTableBuilder {
+  const added: number[] = [];
+  return {
+    add(left, right, merged) {
+      if (left < 0 || right < 0 || left > MAX_TOKEN_ID || right > MAX_TOKEN_ID)
+        throw new RangeError(`token id out of range: ${left}, ${right}`);
+      added.push(left, right, merged);
+    },
+    build() {
+      const count = added.length / 3;
+      let capacity = 1024;
+      while (capacity * 2 < count * 3) capacity *= 2;
+      const slots = new Int32Array(capacity * 4);
+      const dense = new Int32Array(DENSE_IDS * DENSE_IDS).fill(-1);
+      const mask = capacity - 1;
+      let size = 0;
+      for (let index = 0; index < added.length; index += 3) {
+        const left = added[index] ?? 0;
+        const right = added[index + 1] ?? 0;
+        const merged = added[index + 2] ?? 0;
+        let slot = toSlot(left, right, mask);
+        while (slots[slot << 2] !== 0 && !(slots[slot << 2] === left + 1 && slots[(slot << 2) + 1] === right))
+          slot = (slot + 1) & mask;
+        if (slots[slot << 2] !== 0) continue;
+        slots[slot << 2] = left + 1;
+        slots[(slot << 2) + 1] = right;
+        slots[(slot << 2) + 2] = merged;
+        if (left < DENSE_IDS && right < DENSE_IDS) dense[left * DENSE_IDS + right] = merged;
+        size += 1;
+      }
+      return new OpenPairTable(slots, dense, size);
+    },
+  };
+}
