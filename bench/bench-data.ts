@@ -1,4 +1,6 @@
+import type { AbuseMeasurement } from './measure-abuse.js';
 import type { Frontier } from './measure-frontier.js';
+import type { TokenAccuracy } from './measure-token-accuracy.js';
 import type { Corpus, CorpusCosts } from './measure-local-costs.js';
 import type { OverheadResult } from './measure-overhead.js';
 import type { StreamCapacity, StreamLatencyResult } from './measure-streams.js';
@@ -36,6 +38,8 @@ export interface BenchData {
     notes: string[];
   };
   costs: Record<Corpus, CorpusCosts>;
+  /** autotier's token counts of the eval prompts against the exact reference encoders (issue 16). */
+  tokenAccuracy?: Record<string, TokenAccuracy>;
   /** Concurrency 1 against the zero-latency backend, and against the realistic one. */
   overhead: { zero: OverheadResult; realistic: OverheadResult };
   frontier: {
@@ -52,5 +56,7 @@ export interface BenchData {
     levels: readonly number[];
   };
   memory: { autotier: MemoryReadings; portkey?: MemoryReadings };
+  /** 1 MB hostile bodies beside a normal-traffic baseline (issue 16). */
+  abuse?: AbuseMeasurement | Unavailable;
   profile?: ProfileSummary | Unavailable;
 }

@@ -69,6 +69,8 @@ export function toRoutingTable(options: { baseUrls: Record<BackendId, string>; m
       base_url: options.baseUrls[backend.id],
       context_window: backend.contextWindow,
       max_concurrency: 4096,
+      // the fleet runs Qwen3: count as it does (the abuse section's 1 MB bodies are decided by this count)
+      tokenizer: 'qwen3',
     })),
     tiers: {
       SIMPLE: toTier('zero'),

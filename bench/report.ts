@@ -1,5 +1,6 @@
 import type { BenchData, MemoryReadings, Unavailable } from './bench-data.js';
 import type { Frontier } from './measure-frontier.js';
+import { ABUSE_KINDS } from './measure-abuse.js';
 import { CORPORA, PROMPT_SIZES, type PromptSize } from './measure-local-costs.js';
 import type { AddedStreamLatency, StreamCapacity } from './measure-streams.js';
 import { toTargets, type Target } from './report-targets.js';
@@ -76,6 +77,8 @@ export function toReport(data: BenchData): Report {
   addStreams(figures, data);
   addMemory(figures, data.memory.autotier, data.memory.portkey);
   addCosts(figures, data);
+  addAbuse(figures, data);
+  addTokenAccuracy(figures, data);
   return { figures, targets: toTargets(figures) };
 }
 
@@ -275,5 +278,74 @@ function addCosts(figures: Record<string, Figure>, data: BenchData): void {
       'ms',
       costs.maxStallWhileCounting100kMs,
     );
+  }
+}
+
+/** `x1.23 baseline`: a figure against the same figure of normal traffic in the same run. */
+function againstBaseline(value: number, baseline: number): string {
+  const times = ratio(value, baseline);
+  return times === null ? '' : `x${times.toFixed(2)} the normal-traffic figure`;
+}
+
+function addAbuse(figures: Record<string, Figure>, data: BenchData): void {
+  const { abuse } = data;
+  if (abuse === undefined) return;
+  if (isUnavailable(abuse)) {
+    figures['abuse.unavailable'] = {
+      label: 'abuse section',
+      unit: '',
+      autotier: null,
+      note: abuse.unavailable,
+    };
+    return;
+  }
+  const { baseline } = abuse;
+  figures['abuse.baseline.request_p50_ms'] = figure(
+    'normal auto request p50 (baseline)',
+    'ms',
+    baseline.request.p50Ms,
+  );
+  figures['abuse.baseline.health_p99_ms'] = figure(
+    '/health p99 beside normal requests (baseline)',
+    'ms',
+    baseline.health.p99Ms,
+  );
+  let worstRequest = 0;
+  let worstHealth = 0;
+  for (const kind of ABUSE_KINDS) {
+    const result = abuse.bodies[kind];
+    const statuses = Object.entries(result.statuses)
+      .map(([status, count]) => `${count}x ${status}`)
+      .join(', ');
+    figures[`abuse.${kind}.request_p50_ms`] = {
+      ...figure(`1 MB ${kind}: request p50`, 'ms', result.request.p50Ms),
+      note: `${againstBaseline(result.request.p50Ms, baseline.request.p50Ms)}; ${statuses}`,
+    };
+    figures[`abuse.${kind}.request_p90_ms`] = figure(`1 MB ${kind}: request p90`, 'ms', result.request.p90Ms);
+    figures[`abuse.${kind}.health_p99_ms`] = {
+      ...figure(`1 MB ${kind}: /health p99 beside it`, 'ms', result.health.p99Ms),
+      note: againstBaseline(result.health.p99Ms, baseline.health.p99Ms),
+    };
+    worstRequest = Math.max(worstRequest, result.request.p90Ms);
+    worstHealth = Math.max(worstHealth, result.health.p99Ms);
+  }
+  figures['abuse.worst.request_p90_ms'] = figure(
+    'worst 1 MB body: router time per request, p90',
+    'ms',
+    worstRequest,
+  );
+  figures['abuse.worst.health_p99_ms'] = figure('worst 1 MB body: /health p99 beside it', 'ms', worstHealth);
+}
+
+function addTokenAccuracy(figures: Record<string, Figure>, data: BenchData): void {
+  for (const [tokenizer, accuracy] of Object.entries(data.tokenAccuracy ?? {})) {
+    figures[`tokens.${tokenizer}.max_error_pct`] = {
+      ...figure(
+        `${tokenizer}: largest error on an eval prompt vs the exact encoder`,
+        '%',
+        accuracy.maxErrorPct,
+      ),
+      note: `${accuracy.texts} texts; total ${accuracy.totalErrorPct}%`,
+    };
   }
 }

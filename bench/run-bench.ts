@@ -8,12 +8,15 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startAutotierProcess, type AutotierProcess } from './autotier-process.js';
 import type { BenchData, Unavailable } from './bench-data.js';
+import { BODIES } from './bench-fleet.js';
 import { FULL_SETTINGS, QUICK_SETTINGS, type BenchSettings } from './bench-settings.js';
 import { requireTarget, startStack, type Stack } from './bench-stack.js';
 import { prepareCodeEntries, type EntryKind } from './code-entries.js';
 import { resolveModelFile } from './local-model-file.js';
 import type { Frontier } from './measure-frontier.js';
+import { measureAbuse, type AbuseMeasurement } from './measure-abuse.js';
 import { measureLocalCosts } from './measure-local-costs.js';
+import { measureTokenAccuracy } from './measure-token-accuracy.js';
 import { measureRouters, searchFrontier } from './measure-routers.js';
 import { formatReport } from './print-report.js';
 import { profileAutotier } from './profile-autotier.js';
@@ -74,6 +77,8 @@ async function main(): Promise<void> {
 
   log('measuring the classifier and the token counter in-process');
   const costs = await measureLocalCosts({ projectRoot, modelFile: model.path, scale: settings.costScale });
+  log('measuring token counts of the eval prompts against the exact encoders');
+  const tokenAccuracy = await measureTokenAccuracy(projectRoot);
 
   log('starting the simulator, Portkey, autotier and the reference proxies');
   const withPortkey = !flags['no-portkey'];
@@ -102,12 +107,28 @@ async function main(): Promise<void> {
     router: entries.kind,
     notes,
   };
-  const data: BenchData = { meta, costs, ...routers };
+  const data: BenchData = { meta, costs, tokenAccuracy, ...routers };
+  data.abuse = await measureAbuseSection(stack);
   data.frontier.autotierWorkers2 = await measureWorkers2(stack);
   if (wantsProfile()) data.profile = await runProfile(stack, data, tempDir);
   await stack.runner.close();
   finishMeta(data);
   writeReport(data);
+}
+
+/** The abuse section against the single-process autotier; a failure is reported, not fatal. */
+async function measureAbuseSection(stack: Stack): Promise<AbuseMeasurement | Unavailable> {
+  try {
+    return await measureAbuse({
+      runner: stack.runner,
+      autotierBaseUrl: stack.bases.autotier,
+      normalBody: BODIES.zero,
+      requests: settings.abuseRequests,
+      log,
+    });
+  } catch (error) {
+    return { unavailable: `abuse section failed: ${(error as Error).message}` };
+  }
 }
 
 /**

@@ -6,6 +6,7 @@ import { createPieceCache, type PieceCache } from './piece-cache.js';
 import { createPieceScanner } from './piece-scanner.js';
 import type { TokenizerSpec } from './tokenizer-spec.js';
 import { toWindowCut } from './window-cut.js';
+import { yieldToEventLoop } from '../../shared/yield-to-event-loop.js';
 
 export interface CountOptions {
   /** Aborted when the client goes away: counting stops with CLIENT_CLOSED. */
@@ -53,8 +54,6 @@ const WORD_CHARACTERS = 32;
 /** About 1 ms of counting on a 2-core development machine (40-70 ns a step). */
 export const YIELD_EVERY_STEPS = 16_384;
 
-const setImmediateYield = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
 type Range = { start: number; end: number };
 
 /** End of the longest run of whole characters from range.start whose UTF-8 fits in maxBytes. */
@@ -81,7 +80,7 @@ function isNfcStable(text: string, range: Range): boolean {
 
 export function createTextCounter(options: TextCounterOptions): TextCounter {
   const { spec } = options;
-  const yieldToEventLoop = options.yieldToEventLoop ?? setImmediateYield;
+  const yieldNow = options.yieldToEventLoop ?? yieldToEventLoop;
   const yieldEvery = options.yieldEverySteps ?? YIELD_EVERY_STEPS;
   const scanner = createPieceScanner(spec.pattern);
   /** Added tokens by their first UTF-16 code unit, longest first (matched with startsWith, no regex). */
@@ -178,7 +177,7 @@ export function createTextCounter(options: TextCounterOptions): TextCounter {
         tokens += countWindow(text, { start, end: cut.end }, meter) + (cut.exact ? 0 : cutTokens);
         start = cut.end;
         if (meter.steps - yieldedAt >= yieldEvery && start < text.length) {
-          await yieldToEventLoop();
+          await yieldNow();
           yieldedAt = meter.steps;
         }
         if (countOptions.signal?.aborted === true)

@@ -1,0 +1,11 @@
+import { createTokenCounter } from './src/policy/token-counter.js';
+import { toHostileText } from './test/helpers/hostile-texts.js';
+const counter = createTokenCounter({ cacheCharacters: 0 });
+await counter.prepare(['qwen3']);
+const kind = (process.argv[2] ?? 'dna') as never;
+const text = toHostileText(kind, kind === 'cjk' ? 333_333 : 1_000_000, 16);
+const request = { messages: [{ role: 'user', content: text }] };
+for (let i = 0; i < 3; i++) await counter.countChat(request as never, { tokenizers: ['qwen3'], safetyMargin: 0.02, stopAbove: 131072 });
+const t = performance.now();
+for (let i = 0; i < 30; i++) await counter.countChat(request as never, { tokenizers: ['qwen3'], safetyMargin: 0.02, stopAbove: 131072 });
+console.log(kind, 'ms', ((performance.now() - t) / 30).toFixed(1));
