@@ -1,3 +1,5 @@
+import { createSeededRandom } from '../../src/shared/seeded-random.js';
+
 /**
  * Texts that stress a tokenizer: long runs its pre-tokenizer does not split and runs of separators.
  * Deterministic (seeded), so a failure names a text that can be made again.
@@ -37,17 +39,7 @@ export const HOSTILE_KINDS: readonly HostileKind[] = [
   'combining',
 ];
 
-/** mulberry32: a small seeded generator in [0, 1). */
-export function createSeededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let value = state;
-    value = Math.imul(value ^ (value >>> 15), value | 1);
-    value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
-    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { createSeededRandom };
 
 const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 const JS_WORDS = ['function', 'return', 'var', 'const', 'this', 'null', 'typeof', 'new', 'if', 'else'];

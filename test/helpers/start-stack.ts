@@ -17,6 +17,8 @@ export interface StackOptions {
   clock?: Clock;
   classifier?: (table: LoadedTable) => Classifier;
   store?: StateStore;
+  /** @default sharedTokenCounter() */
+  tokenCounter?: TokenCounter;
 }
 
 export interface Stack {
@@ -53,7 +55,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   const service = buildService({
     table: toTable(options.table(urls)),
     logger,
-    tokenCounter: sharedTokenCounter(),
+    tokenCounter: options.tokenCounter ?? sharedTokenCounter(),
     createClassifier: options.classifier ?? unreachableClassifier,
     ...(options.random === undefined ? {} : { random: options.random }),
     ...(options.clock === undefined ? {} : { clock: options.clock }),

@@ -1,15 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HELLO, postChat, simpleTable, startStack, type Stack } from '../helpers/start-stack.js';
-
-/** The value of one Prometheus sample, 0 when absent. */
-function sample(text: string, name: string, labels: Record<string, string>): number {
-  for (const line of text.split('\n')) {
-    if (!line.startsWith(`${name}{`)) continue;
-    if (Object.entries(labels).every(([key, value]) => line.includes(`${key}="${value}"`)))
-      return Number(line.split(' ').at(-1));
-  }
-  return 0;
-}
+import { sample } from '../helpers/prometheus.js';
 
 describe('metrics, logs and state after a known sequence of requests', () => {
   let stack: Stack;

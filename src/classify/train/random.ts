@@ -1,16 +1,6 @@
 import type { Random } from '../../shared/clock.js';
 
-/** Mulberry32: a small seeded generator, so a training run is repeatable from its `--seed`. */
-export function createSeededRandom(seed: number): Random {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let value = state;
-    value = Math.imul(value ^ (value >>> 15), value | 1);
-    value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
-    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { createSeededRandom } from '../../shared/seeded-random.js';
 
 /** Fisher-Yates shuffle of 0..count-1. */
 export function toShuffledIndices(count: number, random: Random): number[] {

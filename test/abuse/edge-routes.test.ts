@@ -2,6 +2,7 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashKey } from '../../src/policy/api-keys.js';
 import { HELLO, postChat, simpleTable, startStack, type Stack } from '../helpers/start-stack.js';
+import { sample } from '../helpers/prometheus.js';
 
 interface ErrorBody {
   error: { code: string; message: string; type: string; param: string | null; request_id: string };
@@ -9,16 +10,6 @@ interface ErrorBody {
 
 const errorOf = async (response: Response) => ((await response.json()) as ErrorBody).error;
 const bearer = (secret: string) => ({ authorization: `Bearer ${secret}` });
-
-/** The value of one Prometheus sample, 0 when absent. */
-function sample(text: string, name: string, labels: Record<string, string>): number {
-  for (const line of text.split('\n')) {
-    if (!line.startsWith(`${name}{`)) continue;
-    if (Object.entries(labels).every(([key, value]) => line.includes(`${key}="${value}"`)))
-      return Number(line.split(' ').at(-1));
-  }
-  return 0;
-}
 
 /** The logged `request` lines of one request id. */
 function requestLines(stack: Stack, requestId: string) {
