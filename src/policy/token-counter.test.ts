@@ -156,16 +156,20 @@ describe('long texts on the counting threads', () => {
   };
   const options = { tokenizers: ['qwen3' as const], safetyMargin: 0, stopAbove: 500_000 };
 
-  it('never sends a text shorter than PARALLEL_FROM characters to the threads', async () => {
+  it('never sends a text of fewer than PARALLEL_FROM UTF-8 bytes to the threads', async () => {
     const { pool, asked } = recordingPool(() => 1);
     const counter = createTokenCounter({ load: () => Promise.resolve(fake), pool, cacheCharacters: 0 });
     const short = 'a'.repeat(PARALLEL_FROM - 1);
     await counter.countChat({ messages: user(short) }, options);
     await counter.countText(short, options);
+    await counter.countText('é'.repeat(PARALLEL_FROM / 2 - 1), options);
     expect(asked).toEqual([]);
     const count = await counter.countText('a'.repeat(PARALLEL_FROM), options);
     expect(asked).toEqual([{ length: PARALLEL_FROM, options: { signal: undefined, stopAbove: 500_000 } }]);
     expect(count.tokens).toBe(1);
+    // 3 bytes a character: fewer characters than PARALLEL_FROM, as many bytes
+    await counter.countText('中'.repeat(Math.ceil(PARALLEL_FROM / 3)), options);
+    expect(asked.map((call) => call.length)).toEqual([PARALLEL_FROM, Math.ceil(PARALLEL_FROM / 3)]);
   });
 
   it('counts in-process when the threads have no count (not loaded yet, or one died)', async () => {
