@@ -71,13 +71,13 @@ export interface TokenCounterOptions {
 }
 
 /**
- * Texts of at least this many UTF-8 bytes are counted on the threads (counting time goes with bytes:
- * 64 KiB took 8 ms in-process as English or DNA, 29 ms as 21,845 CJK characters, 9.6 ms per 64 KiB).
- * Measured with 2 threads on a 2-core machine (scripts/token-count-cost.ts --pool): at 64 Ki
- * characters the threads took 3.1-3.3 ms where in-process took 7.9-8.3 (English, DNA, base64), at
- * 32 Ki 2.4-2.7 against 2.4-3.8, at 16 Ki no better. Posting a segment and back costs about 0.1 ms
- * plus 1 ms per MB copied. Below this the common path stays free of messages, and a server that never
- * sees a longer text starts no thread.
+ * Texts of at least this many UTF-8 bytes are counted on the threads. Counting time goes with bytes:
+ * in-process, 64 Ki characters of English or DNA (64 KiB) took about 8 ms, 64 Ki CJK characters
+ * (192 KiB) 29 ms. Measured with 2 threads on a 2-core machine (scripts/token-count-cost.ts --pool):
+ * at 64 Ki characters the threads took 3.1-3.3 ms where in-process took 7.9-8.3 (English, DNA,
+ * base64), at 32 Ki 2.4-2.7 against 2.4-3.8, at 16 Ki no less. Posting a segment and back costs
+ * about 0.1 ms plus 1 ms per MB copied. Below this the common path stays free of messages, and a
+ * server that never sees a longer text starts no thread.
  */
 export const PARALLEL_FROM = 65_536;
 
