@@ -83,20 +83,28 @@ export function createCountPool(options: CountPoolOptions = {}): CountPool {
   const startThread = options.startThread ?? startCountWorker;
   const threads: CountThread[] = [];
   let closed = false;
-  /** Starts missing threads (none ever started, or one exited) and asks each to load the tokenizer. */
-  const loadEverywhere = (tokenizer: TokenizerName): Promise<boolean>[] => {
-    if (closed) return [];
+  /** Starts the threads that are missing (none started yet, or one exited). */
+  const startMissing = (): void => {
     try {
-      for (let index = 0; index < size; index++)
+      for (let index = 0; index < size && !closed; index++)
         if (!(threads[index]?.alive ?? false)) threads[index] = createCountThread(startThread());
     } catch {
       // no thread could start (out of resources): the threads that are there count, or none
     }
-    return threads.map((thread) => thread.load(tokenizer));
+  };
+  /**
+   * Has the threads load the tokenizer one after another (a load takes a core for about a second: one
+   * at a time leaves the other cores to the event loop); resolves with how many have it.
+   */
+  const loadEverywhere = async (tokenizer: TokenizerName): Promise<number> => {
+    startMissing();
+    let loaded = 0;
+    for (const thread of [...threads]) if (await thread.load(tokenizer)) loaded += 1;
+    return loaded;
   };
   /** The threads a count would start on now; the others are told to load the tokenizer meanwhile. */
   const readyThreads = (tokenizer: TokenizerName): CountThread[] => {
-    void Promise.all(loadEverywhere(tokenizer));
+    void loadEverywhere(tokenizer);
     return threads.filter((thread) => thread.isReady(tokenizer));
   };
   return {
@@ -123,10 +131,7 @@ export function createCountPool(options: CountPoolOptions = {}): CountPool {
       if (!segments.every((segment) => segment !== undefined)) return undefined;
       return { tokens: segments.reduce((sum, segment) => sum + segment.tokens, 0), segments };
     },
-    async prepare(tokenizer) {
-      const loads = await Promise.all(loadEverywhere(tokenizer));
-      return loads.filter(Boolean).length;
-    },
+    prepare: loadEverywhere,
     async close() {
       closed = true;
       await Promise.all(threads.map((thread) => thread.terminate()));
