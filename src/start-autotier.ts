@@ -137,6 +137,7 @@ export async function startAutotier(options: StartOptions): Promise<RunningAutot
     table,
     logger,
     readSecret,
+    countThreads: env.AUTOTIER_COUNT_THREADS,
     ...shared,
     createClassifier: (loaded) =>
       createTableClassifier({

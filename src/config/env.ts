@@ -10,6 +10,8 @@ export const envSchema = z.object({
   /** A Redis command slower than this counts as a Redis failure (served on local state), ms. */
   AUTOTIER_REDIS_TIMEOUT_MS: z.coerce.number().int().positive().default(1000),
   AUTOTIER_WORKERS: z.coerce.number().int().min(1).max(64).default(1),
+  /** Threads per process that count long prompts (0 = none). @default min(4, available cores) */
+  AUTOTIER_COUNT_THREADS: z.coerce.number().int().min(0).max(64).optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -1,7 +1,6 @@
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { RouterError } from '../shared/errors.js';
+import { startWorkerEntry } from '../shared/start-worker-entry.js';
 import { deepFreeze } from '../shared/deep-freeze.js';
 import type { LoadedTable } from './load-routing-table.js';
 import type { TableLoadReply, TableLoadRequest } from './table-load-worker.js';
@@ -18,18 +17,10 @@ export interface OffThreadLoader {
   close(): Promise<void>;
 }
 
-/**
- * The worker next to this file: the compiled `.js` in dist; under tsx or vitest (development only,
- * tsx is a dev dependency) a bootstrap that loads the `.ts` source through tsx's API.
- */
+/** The worker next to this file: the compiled `.js` in dist, the `.ts` source under tsx or vitest. */
 function createLoaderWorker(maxHeapMb: number): Worker {
   const settings = { resourceLimits: { maxOldGenerationSizeMb: maxHeapMb } };
-  const compiled = new URL('./table-load-worker.js', import.meta.url);
-  if (existsSync(fileURLToPath(compiled))) return new Worker(compiled, settings);
-  const source = new URL('./table-load-worker.ts', import.meta.url).href;
-  const api = import.meta.resolve('tsx/esm/api');
-  const bootstrap = `import(${JSON.stringify(api)}).then((tsx) => tsx.tsImport(${JSON.stringify(source)}, ${JSON.stringify(source)}))`;
-  return new Worker(bootstrap, { ...settings, eval: true });
+  return startWorkerEntry(new URL('./table-load-worker.js', import.meta.url), settings);
 }
 
 function toLoadError(path: string, reason: string): RouterError {

@@ -1,8 +1,9 @@
 import { Tiktoken } from 'js-tiktoken/lite';
 import o200kBase from 'js-tiktoken/ranks/o200k_base';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCancelController } from '../shared/cancel-signal.js';
-import { createTokenCounter, toDeploymentTokens, type TokenCounter } from './token-counter.js';
+import { createTokenCounter, PARALLEL_FROM, toDeploymentTokens, type TokenCounter } from './token-counter.js';
+import type { CountPool, PooledCountOptions } from './tokenizers/count-pool.js';
 import type { TextCounter } from './tokenizers/text-counter.js';
 
 const user = (content: string) => [{ role: 'user', content }];
@@ -13,6 +14,7 @@ describe('the token counter', () => {
     counter = createTokenCounter();
     await counter.prepare(['qwen3', 'o200k_base']);
   }, 60_000);
+  afterAll(() => counter.close());
 
   it('counts with each tokenizer asked for and reports the largest count', async () => {
     const russian = 'Объясни, пожалуйста, как работает маршрутизатор запросов. '.repeat(30);
@@ -133,5 +135,67 @@ describe('loading tokenizers', () => {
     await counter.countText('abc', { tokenizers: ['cl100k_base', 'o200k_base'], safetyMargin: 0 });
     await counter.countText('abcd', { tokenizers: ['o200k_base'], safetyMargin: 0 });
     expect(loaded).toEqual(['cl100k_base', 'o200k_base']);
+  });
+});
+
+describe('long texts on the counting threads', () => {
+  const fake: TextCounter = { count: (text) => Promise.resolve(text.length) };
+  /** A pool that records what it is asked and answers `answer` (undefined: not ready, or a thread died). */
+  const recordingPool = (answer: (text: string) => number | undefined) => {
+    const asked: { length: number; options: PooledCountOptions | undefined }[] = [];
+    const pool: CountPool = {
+      count: (_tokenizer, text, options) => {
+        asked.push({ length: text.length, options });
+        const tokens = answer(text);
+        return Promise.resolve(tokens === undefined ? undefined : { tokens, segments: [] });
+      },
+      prepare: () => Promise.resolve(0),
+      close: () => Promise.resolve(),
+    };
+    return { pool, asked };
+  };
+  const options = { tokenizers: ['qwen3' as const], safetyMargin: 0, stopAbove: 500_000 };
+
+  it('never sends a text of fewer than PARALLEL_FROM UTF-8 bytes to the threads', async () => {
+    const { pool, asked } = recordingPool(() => 1);
+    const counter = createTokenCounter({ load: () => Promise.resolve(fake), pool, cacheCharacters: 0 });
+    const short = 'a'.repeat(PARALLEL_FROM - 1);
+    await counter.countChat({ messages: user(short) }, options);
+    await counter.countText(short, options);
+    await counter.countText('é'.repeat(PARALLEL_FROM / 2 - 1), options);
+    expect(asked).toEqual([]);
+    const count = await counter.countText('a'.repeat(PARALLEL_FROM), options);
+    expect(asked).toEqual([{ length: PARALLEL_FROM, options: { signal: undefined, stopAbove: 500_000 } }]);
+    expect(count.tokens).toBe(1);
+    // 3 bytes a character: fewer characters than PARALLEL_FROM, as many bytes
+    await counter.countText('中'.repeat(Math.ceil(PARALLEL_FROM / 3)), options);
+    expect(asked.map((call) => call.length)).toEqual([PARALLEL_FROM, Math.ceil(PARALLEL_FROM / 3)]);
+  });
+
+  it('counts in-process when the threads have no count (not loaded yet, or one died)', async () => {
+    const { pool, asked } = recordingPool(() => undefined);
+    const counter = createTokenCounter({ load: () => Promise.resolve(fake), pool });
+    const count = await counter.countText('b'.repeat(PARALLEL_FROM + 5), options);
+    expect(asked).toHaveLength(1);
+    expect(count.tokens).toBe(PARALLEL_FROM + 5);
+  });
+
+  it('passes what is left of stopAbove after the texts before, and closes the threads', async () => {
+    const { pool, asked } = recordingPool((text) => text.length);
+    let closed = false;
+    pool.close = () => {
+      closed = true;
+      return Promise.resolve();
+    };
+    const counter = createTokenCounter({ load: () => Promise.resolve(fake), pool });
+    const long = 'c'.repeat(PARALLEL_FROM);
+    const messages = [...user(long), ...user(long.replaceAll('c', 'd'))];
+    await counter.countChat({ messages }, { ...options, stopAbove: 300_000 });
+    expect(asked.map((call) => call.options?.stopAbove)).toEqual([
+      300_000 - '<|im_start|>user\n'.length,
+      300_000 - PARALLEL_FROM - 2 * '<|im_start|>user\n'.length - '<|im_end|>\n'.length,
+    ]);
+    await counter.close();
+    expect(closed).toBe(true);
   });
 });

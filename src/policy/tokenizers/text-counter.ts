@@ -15,6 +15,14 @@ export interface CountOptions {
   stopAbove?: number | undefined;
   /** Receives the work done (tests bound it). */
   meter?: WorkMeter | undefined;
+  /**
+   * Counts only the windows from `range.start` to `range.end`, both where the whole text's windows
+   * start or end (see `toSegmentRanges`), so the counts of consecutive ranges add up to the whole
+   * text's. @default the whole text
+   */
+  range?: { start: number; end: number } | undefined;
+  /** Asked before each window with the tokens so far; true stops the count there (as stopAbove does). */
+  shouldStop?: ((tokens: number) => boolean) | undefined;
 }
 
 export interface TextCounter {
@@ -170,13 +178,15 @@ export function createTextCounter(options: TextCounterOptions): TextCounter {
     async count(text, countOptions = {}) {
       const meter = countOptions.meter ?? { steps: 0 };
       const stopAbove = countOptions.stopAbove ?? Infinity;
+      const { start: from, end } = countOptions.range ?? { start: 0, end: text.length };
+      const shouldStop = countOptions.shouldStop ?? (() => false);
       let tokens = 0;
       let yieldedAt = meter.steps;
-      for (let start = 0; start < text.length && tokens <= stopAbove;) {
+      for (let start = from; start < end && tokens <= stopAbove && !shouldStop(tokens);) {
         const cut = toWindowCut(text, start, WINDOW_CHARACTERS);
         tokens += countWindow(text, { start, end: cut.end }, meter) + (cut.exact ? 0 : cutTokens);
         start = cut.end;
-        if (meter.steps - yieldedAt >= yieldEvery && start < text.length) {
+        if (meter.steps - yieldedAt >= yieldEvery && start < end) {
           await yieldNow();
           yieldedAt = meter.steps;
         }
