@@ -24,6 +24,7 @@ export default tseslint.config(
       'node_modules',
       'coverage',
       'artifacts',
+      '.scratch',
       'bench/results',
       'src/dashboard/public',
     ],

@@ -108,7 +108,8 @@ export function buildService(options: ServiceOptions): Service {
   const prepareTokenizers = async (table: LoadedTable): Promise<void> => {
     const tokenizers = toTokenizerNames(table.table.deployments);
     const started = clock.now();
-    await tokenCounter.prepare(tokenizers);
+    // the service's own counter warms its counting threads too; a shared test counter does not
+    await tokenCounter.prepare(tokenizers, { threads: options.tokenCounter === undefined });
     options.logger.info('tokenizers ready', { tokenizers, ms: Math.round(clock.now() - started) });
   };
   const tokenizersReady = prepareTokenizers(loaded);

@@ -172,6 +172,20 @@ describe('long texts on the counting threads', () => {
     expect(asked.map((call) => call.length)).toEqual([PARALLEL_FROM, Math.ceil(PARALLEL_FROM / 3)]);
   });
 
+  it('has the threads load the tokenizers only when asked to, after the in-process counter', async () => {
+    const { pool } = recordingPool(() => 1);
+    const prepared: string[] = [];
+    pool.prepare = (tokenizer) => {
+      prepared.push(tokenizer);
+      return Promise.resolve(2);
+    };
+    const counter = createTokenCounter({ load: () => Promise.resolve(fake), pool });
+    await counter.prepare(['qwen3']);
+    expect(prepared).toEqual([]);
+    await counter.prepare(['qwen3', 'o200k_base'], { threads: true });
+    expect(prepared).toEqual(['qwen3', 'o200k_base']);
+  });
+
   it('counts in-process when the threads have no count (not loaded yet, or one died)', async () => {
     const { pool, asked } = recordingPool(() => undefined);
     const counter = createTokenCounter({ load: () => Promise.resolve(fake), pool });

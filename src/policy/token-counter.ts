@@ -48,8 +48,12 @@ export interface TokenCounter {
   countChat(request: ChatToCount, options: CountRequestOptions): Promise<PromptCount>;
   /** Prompt tokens of a plain text (a legacy completion prompt). */
   countText(text: string, options: CountRequestOptions): Promise<PromptCount>;
-  /** Loads tokenizers now (Qwen's vocabulary takes about a second), not on a client's request. */
-  prepare(tokenizers: readonly TokenizerName[]): Promise<void>;
+  /**
+   * Loads tokenizers now (Qwen's vocabulary takes about a second), not on a client's request. With
+   * `threads`, the counting threads then load them too, in the background (resolves before they do),
+   * so the first long prompts after start are counted in parallel rather than in-process.
+   */
+  prepare(tokenizers: readonly TokenizerName[], options?: { threads?: boolean }): Promise<void>;
   /** Ends the counting threads (counts after this run in-process). */
   close(): Promise<void>;
 }
@@ -195,8 +199,10 @@ export function createTokenCounter(options: TokenCounterOptions = {}): TokenCoun
       return count(toTemplateParts(request), images * (options.imageTokens ?? 0), options);
     },
     countText: (text, options) => count([text], 0, options),
-    async prepare(tokenizers) {
+    async prepare(tokenizers, prepareOptions) {
       await Promise.all(tokenizers.map(counterOf));
+      if (prepareOptions?.threads === true)
+        for (const name of tokenizers) pool.prepare(name).catch(() => undefined);
     },
     close: () => pool.close(),
   };
