@@ -39,7 +39,7 @@ export const FULL_SETTINGS: BenchSettings = {
   profileByDefault: true,
   profile: { durationSeconds: 3, streams: 250 },
   settleMs: 3000,
-  abuseRequests: 10,
+  abuseRequests: 20,
 };
 
 export const QUICK_SETTINGS: BenchSettings = {

@@ -43,6 +43,10 @@ export async function measureAbuse(options: {
   const healthUrl = `${new URL(options.autotierBaseUrl).origin}/health`;
   const run = (body: unknown): Promise<AbuseResult> =>
     options.runner.abuse({ url, healthUrl, body, requests: options.requests });
+  // one unmeasured pass over every kind first: code paths, counting threads and heap sizes settle
+  options.log('abuse: warm-up pass');
+  for (const kind of ABUSE_KINDS)
+    await options.runner.abuse({ url, healthUrl, body: toAbuseBody(kind), requests: 2, warmup: 1 });
   options.log('abuse: baseline (normal auto requests) with /health probes');
   const baseline = await run({ ...(options.normalBody as object), model: 'auto' });
   const bodies = {} as Record<AbuseKind, AbuseResult>;
