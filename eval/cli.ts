@@ -5,7 +5,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { systemClock } from '../src/shared/clock.js';
-import { CLASSIFIER_PROMPT_PATH, DEFAULT_MODEL_PATH, PROJECT_ROOT } from '../src/start-autotier.js';
+import { CLASSIFIER_PROMPT_PATH, DEFAULT_MODEL_PATH, PROJECT_ROOT } from '../src/project-paths.js';
 import { checkFloors } from './check-floors.js';
 import { createVariantRunner } from './create-variant-runner.js';
 import { EVAL_USAGE } from './eval-usage.js';

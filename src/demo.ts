@@ -1,6 +1,6 @@
 import { createSimulatedFleet } from './sim/create-simulated-fleet.js';
 import { DEMO_FLEET } from './sim/demo-fleet.js';
-import { startAutotier } from './start-autotier.js';
+import { startAutotier } from './main.js';
 
 /** First port of the simulated fleet; routing-tables/default.yaml points at 8101-8106. */
 const FLEET_BASE_PORT = 8101;

@@ -1,9 +1,213 @@
+/**
+ * The composition root: settings from the environment and flags, the routing table and its keys, the
+ * shared state (Redis or memory), the learned model and the classifier per table, the service
+ * (build-service.ts wires the core and the HTTP edge from these parts), table reloads and signals.
+ * `node dist/main.js` (or `tsx src/main.ts`) runs it; `--workers N` forks N processes first.
+ */
 import cluster from 'node:cluster';
+import { readFile } from 'node:fs/promises';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { buildService, type Service, type SharedStateInfo } from './build-service.js';
+import { createTableClassifier } from './classify/create-table-classifier.js';
+import { loadLocalModel, type LocalModel } from './classify/local-model.js';
+import { parseEnv, type Env } from './config/env.js';
+import { loadRoutingTableFile, type LoadedTable } from './config/load-routing-table.js';
+import { toKeyChanges } from './config/reload-policy.js';
+import { createTableReloader, type TableReloader } from './config/watch-routing-table.js';
+import type { Logger } from './observe/logger.js';
+import { createMetrics, type Metrics } from './observe/metrics.js';
 import { createWinstonLogger } from './observe/winston-logger.js';
+import { CLASSIFIER_PROMPT_PATH, DEFAULT_MODEL_PATH } from './project-paths.js';
+import { systemClock } from './shared/clock.js';
 import { startCluster } from './start-cluster.js';
-import { startAutotier, toSettings } from './start-autotier.js';
+import { createMemoryStateStore } from './state/create-memory-state-store.js';
+import { createResilientStore } from './state/create-resilient-store.js';
+import { createRedisStateStore } from './state/redis-state-store.js';
+import type { StateStore } from './state/state-store.js';
 
-/** Composition root: config -> dependencies -> app -> listen; `--workers N` forks N processes first. */
+export interface StartOptions {
+  argv: readonly string[];
+  env: Readonly<Record<string, string | undefined>>;
+  logger?: Logger;
+}
+
+export interface RunningAutotier {
+  service: Service;
+  url: string;
+  env: Env;
+  close(): Promise<void>;
+}
+
+/** Environment and command-line flags, flags winning. */
+export function toSettings(options: Pick<StartOptions, 'argv' | 'env'>): Env {
+  const { values } = parseArgs({
+    args: [...options.argv],
+    options: {
+      table: { type: 'string' },
+      port: { type: 'string' },
+      workers: { type: 'string' },
+      host: { type: 'string' },
+    },
+    strict: true,
+  });
+  return parseEnv({
+    ...options.env,
+    ...(values.table === undefined ? {} : { AUTOTIER_ROUTING_TABLE: values.table }),
+    ...(values.port === undefined ? {} : { AUTOTIER_PORT: values.port }),
+    ...(values.workers === undefined ? {} : { AUTOTIER_WORKERS: values.workers }),
+    ...(values.host === undefined ? {} : { AUTOTIER_HOST: values.host }),
+  });
+}
+
+/** The state store: Redis behind the resilient wrapper when AUTOTIER_REDIS_URL is set, else memory. */
+async function createSharedState(input: {
+  env: Env;
+  table: LoadedTable;
+  logger: Logger;
+}): Promise<{ store?: StateStore; sharedState?: SharedStateInfo; metrics: Metrics }> {
+  const metrics = createMetrics();
+  const url = input.env.AUTOTIER_REDIS_URL;
+  if (url === undefined) return { metrics };
+  const redis = createRedisStateStore({
+    url,
+    clock: systemClock,
+    commandTimeoutMs: input.env.AUTOTIER_REDIS_TIMEOUT_MS,
+    onEvict: (count) => metrics.cacheEvicted('redis_sessions', count),
+  });
+  if (!(await redis.ready(2000)))
+    input.logger.error('Redis is not answering yet; serving on local state until it does', {
+      url: redactUrl(url),
+    });
+  const store = createResilientStore({
+    primary: redis,
+    local: createMemoryStateStore({
+      clock: systemClock,
+      onEvict: (count) => metrics.cacheEvicted('sessions', count),
+    }),
+    logger: input.logger,
+    rateLimitsWhenDown: input.table.table.state.rate_limits_when_down,
+    onError: (operation) => metrics.stateError(operation),
+    connected: () => redis.connected(),
+  });
+  return {
+    store,
+    sharedState: { kind: 'redis', degraded: () => store.degraded(), errors: () => store.errorCount() },
+    metrics,
+  };
+}
+
+/** A Redis URL without its password, for logs. */
+function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password !== '') parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '(unparseable url)';
+  }
+}
+
+function toModelPath(loaded: LoadedTable): string {
+  const file = loaded.table.classifier.model_file;
+  if (file === undefined) return DEFAULT_MODEL_PATH;
+  return isAbsolute(file) ? file : resolve(dirname(loaded.source), file);
+}
+
+/** Re-reads the table and its keys file on change and on SIGHUP (see createTableReloader). */
+function watchTable(options: { tablePath: string; service: Service; logger: Logger }): TableReloader {
+  const { tablePath, service, logger } = options;
+  return createTableReloader({
+    path: tablePath,
+    clock: systemClock,
+    current: () => service.currentTable(),
+    onLoad: (loaded) => {
+      const keys = toKeyChanges(service.currentTable().table, loaded.table);
+      service.setTable(loaded);
+      logger.info('routing table reloaded', {
+        table: tablePath,
+        version: loaded.version,
+        keys_added: keys.added,
+        keys_removed: keys.removed,
+        keys_changed: keys.changed,
+      });
+      for (const warning of loaded.warnings)
+        logger.warn('routing table warning', { warning, table: tablePath });
+    },
+    onReject: (rejection) => {
+      service.rejectTable(rejection);
+      logger.error('routing table rejected; the previous table keeps serving', {
+        table: tablePath,
+        error: rejection.message,
+        paths: rejection.problems.map((problem) => problem.path),
+      });
+    },
+  });
+}
+
+/** Loads config, builds the service, listens, and wires SIGHUP and file-change reloads. */
+export async function startAutotier(options: StartOptions): Promise<RunningAutotier> {
+  const env = toSettings(options);
+  const logger = options.logger ?? createWinstonLogger({ level: env.AUTOTIER_LOG_LEVEL });
+  const tablePath = resolve(env.AUTOTIER_ROUTING_TABLE);
+  const table = await loadRoutingTableFile(tablePath, systemClock.now());
+  for (const warning of table.warnings) logger.warn('routing table warning', { warning, table: tablePath });
+  const promptTemplate = await readFile(CLASSIFIER_PROMPT_PATH, 'utf8');
+  const models = new Map<string, LocalModel>();
+  const modelFor = (loaded: LoadedTable): LocalModel => {
+    const path = toModelPath(loaded);
+    let model = models.get(path);
+    if (model === undefined) {
+      model = loadLocalModel(path);
+      models.set(path, model);
+    }
+    return model;
+  };
+  const readSecret = (name: string): string | undefined => options.env[name];
+  if (table.table.api_keys.length === 0)
+    logger.warn('no API keys configured: open mode, every client is accepted');
+  const shared = await createSharedState({ env, table, logger });
+  const service = buildService({
+    table,
+    logger,
+    readSecret,
+    countThreads: env.AUTOTIER_COUNT_THREADS,
+    ...shared,
+    createClassifier: (loaded) =>
+      createTableClassifier({
+        loaded,
+        model: modelFor(loaded),
+        promptTemplate,
+        clock: systemClock,
+        logger,
+        readSecret,
+        onCacheEvict: (count) => shared.metrics.cacheEvicted('classification', count),
+      }),
+  });
+  const reloader = watchTable({ tablePath, service, logger });
+  const onHangup = (): void => void reloader.reload();
+  process.on('SIGHUP', onHangup);
+  const { url } = await service.listen(env.AUTOTIER_PORT, env.AUTOTIER_HOST);
+  logger.info('autotier listening', {
+    url,
+    table: tablePath,
+    version: table.version,
+    classifier: table.table.classifier.mode,
+  });
+  return {
+    service,
+    url,
+    env,
+    async close() {
+      process.off('SIGHUP', onHangup);
+      reloader.close();
+      await service.close();
+    },
+  };
+}
+
+/** The process: forks workers when asked (the primary only forks), else starts and stops on signals. */
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const env = toSettings({ argv, env: process.env });
@@ -24,9 +228,11 @@ async function main(): Promise<void> {
   process.once('SIGINT', stop);
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(
-    `autotier failed to start: ${error instanceof Error ? error.message : String(error)}\n`,
-  );
-  process.exit(1);
-});
+// Run when this file is the process's entry; importing it (the demo, tests) runs nothing.
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href)
+  main().catch((error: unknown) => {
+    process.stderr.write(
+      `autotier failed to start: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
+    process.exit(1);
+  });

@@ -9,7 +9,7 @@ import { loadLocalModel } from '../../src/classify/local-model.js';
 import { silentLogger } from '../../src/observe/logger.js';
 import { hashKey } from '../../src/policy/api-keys.js';
 import { systemClock } from '../../src/shared/clock.js';
-import { CLASSIFIER_PROMPT_PATH, DEFAULT_MODEL_PATH } from '../../src/start-autotier.js';
+import { CLASSIFIER_PROMPT_PATH, DEFAULT_MODEL_PATH } from '../../src/project-paths.js';
 import { FAST_TIMEOUTS, startStack, type Stack } from '../helpers/start-stack.js';
 
 /**

@@ -4,7 +4,7 @@ import { createTableClassifier } from '../../src/classify/create-table-classifie
 import { loadLocalModel } from '../../src/classify/local-model.js';
 import { silentLogger } from '../../src/observe/logger.js';
 import { systemClock } from '../../src/shared/clock.js';
-import { CLASSIFIER_PROMPT_PATH, DEFAULT_MODEL_PATH } from '../../src/start-autotier.js';
+import { CLASSIFIER_PROMPT_PATH, DEFAULT_MODEL_PATH } from '../../src/project-paths.js';
 import type { ResponderRequest } from '../../src/sim/index.js';
 import { postChat, startStack, type Stack } from '../helpers/start-stack.js';
 
