@@ -167,7 +167,10 @@ export const apiKeySchema = z
       .strict()
       .optional(),
     max_streams: z.number().int().positive().optional(),
-    /** Whether this key may pick models, tier aliases or a minimum tier. @default true */
+    /**
+     * Whether this key may pick models, tier aliases or a minimum tier; when false such a request is
+     * refused with 403 OVERRIDE_NOT_ALLOWED. @default true
+     */
     allow_overrides: z.boolean().default(true),
     /** May read /autotier/state, /metrics and the dashboard. @default false */
     admin: z.boolean().default(false),

@@ -74,7 +74,10 @@ export const tokensSchema = z
 
 export const overridesSchema = z
   .object({
-    /** Whether clients may pick a model, a `tier:` alias or send x-autotier-min-tier. @default true */
+    /**
+     * Whether clients may pick a model, a `tier:` alias or send x-autotier-min-tier; when false such a
+     * request is refused with 403 OVERRIDE_NOT_ALLOWED (only `auto` is served). @default true
+     */
     allow_client: z.boolean().default(true),
   })
   .strict();
