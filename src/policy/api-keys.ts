@@ -3,7 +3,7 @@ import type { ApiKeyConfig } from '../config/routing-table-schema.js';
 import type { Clock } from '../shared/clock.js';
 import { RouterError } from '../shared/errors.js';
 import type { StateStore, WindowDecision } from '../state/state-store.js';
-import { createPeriodClock } from './quota-period.js';
+import { createPeriodClock } from '../shared/period-clock.js';
 
 export type KeyIndex = ReadonlyMap<string, ApiKeyConfig>;
 

@@ -1,4 +1,4 @@
-import { createZonedParts } from './zoned-parts.js';
+import { createZonedParts } from '../shared/zoned-parts.js';
 import { WEEKDAYS, type Availability, type Weekday } from '../config/availability-schema.js';
 import { TABLE_TIERS, type TableTier } from '../config/routing-table-schema.js';
 import type { RoutingTable } from '../config/table-schema.js';

@@ -3,7 +3,7 @@ import { buildService, type Service } from '../../src/build-service.js';
 import type { Classifier } from '../../src/classify/decision.js';
 import { parseRoutingTable, type LoadedTable } from '../../src/config/load-routing-table.js';
 import type { RoutingTableInput } from '../../src/config/table-schema.js';
-import { createRecordingLogger } from '../../src/observe/logger.js';
+import { createRecordingLogger } from '../../src/shared/logger.js';
 import type { Clock, Random } from '../../src/shared/clock.js';
 import type { StateStore } from '../../src/state/state-store.js';
 import { createTokenCounter, type TokenCounter } from '../../src/policy/token-counter.js';
