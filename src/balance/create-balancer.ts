@@ -1,5 +1,5 @@
-import type { DeploymentConfig } from '../config/routing-table-schema.js';
-import type { RoutingTable } from '../config/table-schema.js';
+import type { DeploymentConfig } from '../config/table-part-schemas.js';
+import type { RoutingTable } from '../config/routing-table-schema.js';
 import type { Clock, Random, Sleep } from '../shared/clock.js';
 import { RouterError, toRouterError } from '../shared/errors.js';
 import type { Logger } from '../shared/logger.js';

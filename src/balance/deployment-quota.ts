@@ -1,4 +1,4 @@
-import type { DeploymentConfig } from '../config/routing-table-schema.js';
+import type { DeploymentConfig } from '../config/table-part-schemas.js';
 import { createPeriodClock } from '../shared/period-clock.js';
 import type { Clock } from '../shared/clock.js';
 import type { StateStore } from '../state/state-store.js';

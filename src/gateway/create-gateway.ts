@@ -1,7 +1,7 @@
 import type { Balancer } from '../balance/create-balancer.js';
 import type { Classifier } from '../classify/decision.js';
 import type { LoadedTable } from '../config/load-routing-table.js';
-import type { ApiKeyConfig } from '../config/routing-table-schema.js';
+import type { ApiKeyConfig } from '../config/table-part-schemas.js';
 import type { Logger } from '../shared/logger.js';
 import type { RequestObserver } from '../observe/request-summary.js';
 import {

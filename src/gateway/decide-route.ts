@@ -1,6 +1,6 @@
 import type { ClassificationDecision, Classifier } from '../classify/decision.js';
-import type { DeploymentConfig, TierConfig } from '../config/routing-table-schema.js';
-import type { RoutingTable } from '../config/table-schema.js';
+import type { DeploymentConfig, TierConfig } from '../config/table-part-schemas.js';
+import type { RoutingTable } from '../config/routing-table-schema.js';
 import type { RoutePlan } from '../balance/route-plan.js';
 import { toAvailabilityState, type AvailabilityChecker } from '../policy/availability.js';
 import { toOverrideRefused } from '../policy/client-overrides.js';

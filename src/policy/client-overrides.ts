@@ -1,5 +1,5 @@
-import type { ApiKeyConfig } from '../config/routing-table-schema.js';
-import type { RoutingTable } from '../config/table-schema.js';
+import type { ApiKeyConfig } from '../config/table-part-schemas.js';
+import type { RoutingTable } from '../config/routing-table-schema.js';
 import { RouterError } from '../shared/errors.js';
 
 /**

@@ -2,7 +2,7 @@ import { stringify } from 'yaml';
 import { buildService, type Service } from '../../src/build-service.js';
 import type { Classifier } from '../../src/classify/decision.js';
 import { parseRoutingTable, type LoadedTable } from '../../src/config/load-routing-table.js';
-import type { RoutingTableInput } from '../../src/config/table-schema.js';
+import type { RoutingTableInput } from '../../src/config/routing-table-schema.js';
 import { createRecordingLogger } from '../../src/shared/logger.js';
 import type { Clock, Random } from '../../src/shared/clock.js';
 import type { StateStore } from '../../src/state/state-store.js';

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { createLocalClassifier } from '../../src/classify/local-classifier.js';
 import { createTableReloader } from '../../src/config/watch-routing-table.js';
-import type { RoutingTableInput } from '../../src/config/table-schema.js';
+import type { RoutingTableInput } from '../../src/config/routing-table-schema.js';
 import { HELLO, postChat, startStack, type Stack } from '../helpers/start-stack.js';
 
 /** Writes a file the way a deploy should: a temporary file renamed over the old one. */
