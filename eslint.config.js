@@ -1,39 +1,74 @@
 // @ts-check
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
-import importX from 'eslint-plugin-import-x';
+import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 
-/** Folders of the core that must never reach for the express layer, Redis or winston. */
-const coreFolders = [
+/**
+ * The folders of src/, highest first: a folder may import only the folders after it, so an upward
+ * import or a cycle between folders fails the lint. The files directly in src/ (main.ts and the
+ * other entry points) compose everything and are imported by none. Test files may import anything.
+ */
+const LAYERS = [
+  'dashboard', // static browser page, imported by nothing
+  'sim', // the simulated backend, a separate server on shared/ only
+  'http',
+  'gateway',
   'classify',
   'policy',
   'balance',
+  'observe',
   'upstream',
   'state',
-  'shared',
   'config',
-  'observe',
-  'gateway',
+  'shared',
 ];
+
+const unplaced = readdirSync(join(import.meta.dirname, 'src'), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && !LAYERS.includes(entry.name))
+  .map((entry) => `src/${entry.name}`);
+if (unplaced.length > 0) throw new Error(`eslint.config.js: place ${unplaced.join(', ')} in LAYERS`);
+
+/** The layer order as import-x/no-restricted-paths zones: each folder, and the folders above it. */
+const layerZones = LAYERS.map((folder, index) => ({
+  target: `./src/${folder}`,
+  from: [
+    ...LAYERS.slice(0, index).map((above) => `./src/${above}`),
+    './test',
+    './eval',
+    './bench',
+    './scripts',
+  ],
+  message: `Layer order (LAYERS in eslint.config.js): src/${folder} may import ${
+    index === LAYERS.length - 1 ? 'no other folder' : `only ${LAYERS.slice(index + 1).join(', ')}`
+  } (and never test/, eval/, bench/ or scripts/).`,
+}));
+
+/** Folders of the core that must never reach for the express layer, Redis or winston. */
+const coreFolders = LAYERS.slice(LAYERS.indexOf('http') + 1);
 
 export default tseslint.config(
   {
-    ignores: [
-      'dist',
-      '.bench-dist',
-      'node_modules',
-      'coverage',
-      'artifacts',
-      '.scratch',
-      'bench/results',
-      'src/dashboard/public',
-    ],
+    ignores: ['dist', '.bench-dist', 'node_modules', 'coverage', 'artifacts', '.scratch', 'bench/results'],
   },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': ['.ts', '.js', '.mjs'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      // `./x.js` in the TypeScript sources means `./x.ts`: without the alias no relative import
+      // resolves, and no-cycle and no-restricted-paths see nothing.
+      'import-x/resolver-next': [
+        createNodeResolver({
+          extensions: ['.ts', '.js', '.mjs', '.json'],
+          extensionAlias: { '.js': ['.ts', '.js'] },
+        }),
+      ],
+    },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/switch-exhaustiveness-check': 'error',
@@ -60,18 +95,41 @@ export default tseslint.config(
               group: ['express', 'ioredis', 'winston'],
               message: 'Core folders never import express, ioredis or winston; wire them in main.ts.',
             },
-            {
-              group: ['**/http/**', '../http/*'],
-              message: 'Dependencies point one way: the core never imports the http adapter.',
-            },
           ],
         },
       ],
     },
   })),
   {
+    files: ['src/**/*.ts'],
+    ignores: ['src/**/*.test.ts'],
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            ...layerZones,
+            {
+              target: './src/*/**',
+              from: './src/*.ts',
+              message: 'The files directly in src/ compose the service; no folder imports them.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.js', '**/*.mjs'],
     extends: [tseslint.configs.disableTypeChecked],
+  },
+  {
+    // The dashboard's browser script, type-checked against lib DOM by src/dashboard/tsconfig.json (its
+    // nearest tsconfig); no-undef is off because that check already knows every browser global.
+    files: ['src/dashboard/public/**/*.js'],
+    extends: [tseslint.configs.recommendedTypeChecked],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: { 'no-undef': 'off', 'no-console': 'error' },
   },
   {
     files: ['test/**/*.ts', 'src/**/*.test.ts', 'bench/**/*.ts', 'eval/**/*.test.ts'],

@@ -3,7 +3,7 @@ import type { Classifier, ClassifierMode } from '../src/classify/decision.js';
 import { createLocalClassifier } from '../src/classify/local-classifier.js';
 import type { LocalModel } from '../src/classify/local-model.js';
 import type { LoadedTable } from '../src/config/load-routing-table.js';
-import type { Logger } from '../src/observe/logger.js';
+import type { Logger } from '../src/shared/logger.js';
 import type { Clock } from '../src/shared/clock.js';
 
 export interface EvalClassifierOptions {

@@ -1,7 +1,7 @@
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { loadLocalModel, type LocalModel } from '../src/classify/local-model.js';
 import { loadRoutingTableFile, type LoadedTable } from '../src/config/load-routing-table.js';
-import { silentLogger } from '../src/observe/logger.js';
+import { silentLogger } from '../src/shared/logger.js';
 import type { Clock } from '../src/shared/clock.js';
 import { createEvalClassifier } from './create-eval-classifier.js';
 import type { EvalOptions } from './eval-options.js';

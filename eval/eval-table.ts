@@ -1,8 +1,8 @@
 import { stringify } from 'yaml';
 import type { ClassifierMode } from '../src/classify/decision.js';
 import { parseRoutingTable, type LoadedTable } from '../src/config/load-routing-table.js';
-import { deploymentSchema } from '../src/config/routing-table-schema.js';
-import type { RoutingTable } from '../src/config/table-schema.js';
+import { deploymentSchema } from '../src/config/table-part-schemas.js';
+import type { RoutingTable } from '../src/config/routing-table-schema.js';
 
 /** Id of the deployment added for `--classifier-url` when the table names no classifier deployment. */
 export const EVAL_CLASSIFIER_ID = 'eval-classifier';

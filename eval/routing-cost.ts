@@ -1,4 +1,4 @@
-import type { RoutingTable } from '../src/config/table-schema.js';
+import type { RoutingTable } from '../src/config/routing-table-schema.js';
 import { TIERS, type Tier } from '../src/shared/tier.js';
 import { toRate } from './scored-case.js';
 

@@ -28,7 +28,7 @@ import { stringify } from 'yaml';
 import { buildService } from '../src/build-service.js';
 import { createLocalClassifier } from '../src/classify/local-classifier.js';
 import { parseRoutingTable } from '../src/config/load-routing-table.js';
-import { silentLogger } from '../src/observe/logger.js';
+import { silentLogger } from '../src/shared/logger.js';
 import { createTokenCounter, type TokenCounter } from '../src/policy/token-counter.js';
 import { createCountPool, DEFAULT_COUNT_THREADS } from '../src/policy/tokenizers/count-pool.js';
 import { toHostileText, type HostileKind } from '../test/helpers/hostile-texts.js';

@@ -9,7 +9,7 @@ import { REQUEST_LIMITS } from './gateway/request-limits.js';
 import { createHttpEdge } from './http/create-http-edge.js';
 import { declareRoutes } from './http/routes.js';
 import { createLogObserver } from './observe/log-observer.js';
-import type { Logger } from './observe/logger.js';
+import type { Logger } from './shared/logger.js';
 import { createMetrics, type Metrics } from './observe/metrics.js';
 import { createRecentActivity } from './observe/recent-activity.js';
 import { combineObservers } from './observe/request-summary.js';

@@ -16,7 +16,7 @@ import { parseEnv, type Env } from './config/env.js';
 import { loadRoutingTableFile, type LoadedTable } from './config/load-routing-table.js';
 import { toKeyChanges } from './config/reload-policy.js';
 import { createTableReloader, type TableReloader } from './config/watch-routing-table.js';
-import type { Logger } from './observe/logger.js';
+import type { Logger } from './shared/logger.js';
 import { createMetrics, type Metrics } from './observe/metrics.js';
 import { createWinstonLogger } from './observe/winston-logger.js';
 import { CLASSIFIER_PROMPT_PATH, DEFAULT_MODEL_PATH } from './project-paths.js';

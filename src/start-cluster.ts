@@ -1,5 +1,5 @@
 import cluster, { type Worker } from 'node:cluster';
-import type { Logger } from './observe/logger.js';
+import type { Logger } from './shared/logger.js';
 
 export interface ClusterOptions {
   workers: number;

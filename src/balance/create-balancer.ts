@@ -1,8 +1,8 @@
-import type { DeploymentConfig } from '../config/routing-table-schema.js';
-import type { RoutingTable } from '../config/table-schema.js';
+import type { DeploymentConfig } from '../config/table-part-schemas.js';
+import type { RoutingTable } from '../config/routing-table-schema.js';
 import type { Clock, Random, Sleep } from '../shared/clock.js';
 import { RouterError, toRouterError } from '../shared/errors.js';
-import type { Logger } from '../observe/logger.js';
+import type { Logger } from '../shared/logger.js';
 import type { StateStore } from '../state/state-store.js';
 import type { AttemptSummary } from '../observe/request-summary.js';
 import type { Upstream, UpstreamEvent } from '../upstream/upstream.js';

@@ -1,5 +1,5 @@
-import type { DeploymentConfig } from '../config/routing-table-schema.js';
-import { createPeriodClock } from '../policy/quota-period.js';
+import type { DeploymentConfig } from '../config/table-part-schemas.js';
+import { createPeriodClock } from '../shared/period-clock.js';
 import type { Clock } from '../shared/clock.js';
 import type { StateStore } from '../state/state-store.js';
 

@@ -1,5 +1,5 @@
-import type { DeploymentConfig, TimeoutsConfig } from '../config/routing-table-schema.js';
-import type { TableTier } from '../config/routing-table-schema.js';
+import type { DeploymentConfig, TimeoutsConfig } from '../config/table-part-schemas.js';
+import type { TableTier } from '../config/table-part-schemas.js';
 import type { BalanceStrategy } from './order-group.js';
 
 /** Where a request may go, decided by the policy layer before any upstream call. */

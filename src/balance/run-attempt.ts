@@ -1,4 +1,4 @@
-import type { DeploymentConfig } from '../config/routing-table-schema.js';
+import type { DeploymentConfig } from '../config/table-part-schemas.js';
 import type { Clock } from '../shared/clock.js';
 import { RouterError } from '../shared/errors.js';
 import type { AttemptLimits, Upstream, UpstreamEvent } from '../upstream/upstream.js';

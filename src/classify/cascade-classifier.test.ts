@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { silentLogger } from '../observe/logger.js';
+import { silentLogger } from '../shared/logger.js';
 import { createManualClock } from '../shared/clock.js';
 import type { Tier } from '../shared/tier.js';
 import { combineVerdicts, createCascadeClassifier, type CascadeOptions } from './cascade-classifier.js';

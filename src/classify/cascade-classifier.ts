@@ -1,6 +1,6 @@
 import type { Clock } from '../shared/clock.js';
 import { maxTier, toNextTier, toTierRank, type Tier } from '../shared/tier.js';
-import type { Logger } from '../observe/logger.js';
+import type { Logger } from '../shared/logger.js';
 import type { CircuitBreaker } from './circuit-breaker.js';
 import type { ClassificationCache } from './classification-cache.js';
 import { toCacheKey } from './classification-cache.js';

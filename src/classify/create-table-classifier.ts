@@ -1,5 +1,5 @@
 import type { LoadedTable } from '../config/load-routing-table.js';
-import type { Logger } from '../observe/logger.js';
+import type { Logger } from '../shared/logger.js';
 import type { Clock } from '../shared/clock.js';
 import { TIERS } from '../shared/tier.js';
 import { createCascadeClassifier } from './cascade-classifier.js';

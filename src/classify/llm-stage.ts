@@ -1,5 +1,5 @@
 import OpenAI from 'openai';
-import type { DeploymentConfig } from '../config/routing-table-schema.js';
+import type { DeploymentConfig } from '../config/table-part-schemas.js';
 import { redactSecrets } from '../shared/redact.js';
 import type { ClassifyInput } from './classify-input.js';
 import { parseClassifierReply, type LlmVerdict } from './parse-classifier-reply.js';

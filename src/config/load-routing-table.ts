@@ -5,8 +5,8 @@ import { dirname, resolve } from 'node:path';
 import { RouterError } from '../shared/errors.js';
 import { deepFreeze } from '../shared/deep-freeze.js';
 import { TIERS } from '../shared/tier.js';
-import { findDuplicateKeys, routingTableSchema, type RoutingTable } from './table-schema.js';
-import { apiKeySchema, type DeploymentConfig } from './routing-table-schema.js';
+import { findDuplicateKeys, routingTableSchema, type RoutingTable } from './routing-table-schema.js';
+import { apiKeySchema, type DeploymentConfig } from './table-part-schemas.js';
 
 export interface TableProblem {
   /** Dotted key path, e.g. `tiers.SIMPLE.timeouts.ttft_ms`. */

@@ -1,6 +1,6 @@
-import type { ApiKeyConfig } from './routing-table-schema.js';
+import type { ApiKeyConfig } from './table-part-schemas.js';
 import type { TableProblem } from './load-routing-table.js';
-import type { RoutingTable } from './table-schema.js';
+import type { RoutingTable } from './routing-table-schema.js';
 
 /** API key names a reload adds, removes or changes (limits, tiers, secret): for logs, never the keys. */
 export interface KeyChanges {

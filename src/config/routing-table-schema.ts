@@ -1,178 +1,200 @@
 import { z } from 'zod';
 import { TIERS } from '../shared/tier.js';
-import { availabilitySchema } from './availability-schema.js';
+import { apiKeySchema, deploymentSchema, retrySchema, tierSchema } from './table-part-schemas.js';
 
-/** Tiers a routing table can configure: the four complexity tiers and the vision tier. */
-export const TABLE_TIERS = [...TIERS, 'VISION'] as const;
-export type TableTier = (typeof TABLE_TIERS)[number];
+export const classifierSchema = z
+  .object({
+    /** local = heuristics + learned model; cascade asks the LLM when unsure; llm always asks. */
+    mode: z.enum(['local', 'cascade', 'llm']).default('cascade'),
+    /** Deployment id of the classifier model (Qwen3-8B). Required for cascade and llm. */
+    deployment: z.string().optional(),
+    /** The learned model decides alone when its top probability is at least this. @default 0.6 */
+    threshold: z.number().min(0).max(1).default(0.6),
+    /** Hard deadline of the LLM call, in ms. @default 400 */
+    deadline_ms: z.number().int().positive().default(400),
+    /** What to do when the LLM and the learned model disagree by one tier. @default round_up */
+    disagreement: z.enum(['round_up', 'llm', 'local']).default('round_up'),
+    max_tokens: z.number().int().positive().default(96),
+    circuit_breaker: z
+      .object({
+        failures: z.number().int().positive().default(5),
+        open_ms: z.number().int().positive().default(30_000),
+      })
+      .strict()
+      .default({ failures: 5, open_ms: 30_000 }),
+    cache: z
+      .object({
+        max_entries: z.number().int().nonnegative().default(10_000),
+        ttl_ms: z.number().int().positive().default(600_000),
+      })
+      .strict()
+      .default({ max_entries: 10_000, ttl_ms: 600_000 }),
+    /** Path of the learned model file, relative to the table file; default: the bundled model. */
+    model_file: z.string().optional(),
+  })
+  .strict();
 
-/** True when a URL carries no user name or password (`http://user:pass@host` is refused). */
-function hasNoCredentials(url: string): boolean {
-  try {
-    const parsed = new URL(url);
-    return parsed.username === '' && parsed.password === '';
-  } catch {
-    return true; // the url check reports it
-  }
+export const balancerSchema = z
+  .object({
+    /** Bench time after a failure without Retry-After, in ms. @default 5000 */
+    cooldown_ms: z.number().int().nonnegative().default(5000),
+    /** Longest cooldown, whatever Retry-After says, in ms. @default 60000 */
+    max_cooldown_ms: z.number().int().positive().default(60_000),
+    retry: retrySchema.default(retrySchema.parse({})),
+    /** Weight of the newest sample in latency EWMAs, 0..1. @default 0.3 */
+    ewma_alpha: z.number().gt(0).max(1).default(0.3),
+  })
+  .strict();
+
+export const sessionsSchema = z
+  .object({
+    /** A conversation's tier never drops below the highest it used within this many minutes. @default 30 */
+    window_minutes: z.number().positive().default(30),
+    /** `header`: the x-session-id header; `header_or_user`: that, or else the request's `user` field. */
+    key: z.enum(['header', 'header_or_user']).default('header'),
+    enabled: z.boolean().default(true),
+  })
+  .strict();
+
+export const tokensSchema = z
+  .object({
+    /**
+     * Fraction added to every prompt count, for what is not counted exactly: counts use each
+     * deployment's own tokenizer and Qwen3's chat template, but a deployment may use another template
+     * (Qwen2.5 adds a default system prompt of about 20 tokens) and its server renders tool schemas its
+     * own way (vLLM writes absent fields as null). Measured without a margin (scripts/token-template-
+     * overhead.ts, eval and dev prompts with and without tools): never below the real templated count,
+     * worst 10 tokens above. @default 0.02
+     */
+    safety_margin: z.number().min(0).max(1).default(0.02),
+    /** Tokens counted per image part. @default 1024 */
+    image_tokens: z.number().int().nonnegative().default(1024),
+  })
+  .strict();
+
+export const overridesSchema = z
+  .object({
+    /**
+     * Whether clients may pick a model, a `tier:` alias or send x-autotier-min-tier; when false such a
+     * request is refused with 403 OVERRIDE_NOT_ALLOWED (only `auto` is served). @default true
+     */
+    allow_client: z.boolean().default(true),
+  })
+  .strict();
+
+const tiersSchema = z
+  .object({
+    SIMPLE: tierSchema,
+    MODERATE: tierSchema,
+    COMPLEX: tierSchema,
+    EXPERT: tierSchema,
+    VISION: tierSchema.optional(),
+  })
+  .strict();
+
+/** Key path of a tier's config: `tiers.SIMPLE`, or `autocomplete`. */
+function tierPath(name: string): string[] {
+  return name === 'AUTOCOMPLETE' ? ['autocomplete'] : ['tiers', name];
 }
 
-const identifier = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:-]*$/, 'letters, digits, . _ : - only');
-
-export const timeoutsSchema = z
+export const routingTableSchema = z
   .object({
-    /** Time to open the connection and receive response headers, in ms. @default 2000 */
-    connect_ms: z.number().int().positive().default(2000),
-    /** Time from request to the first CONTENT token (content or tool_calls), in ms. @default 15000 */
-    ttft_ms: z.number().int().positive().default(15_000),
-    /** Longest gap between two stream chunks after the first token, in ms. @default 10000 */
-    idle_ms: z.number().int().positive().default(10_000),
-    /** Deadline for the whole request, all attempts and fallbacks included, in ms. @default 120000 */
-    total_ms: z.number().int().positive().default(120_000),
-  })
-  .strict();
-
-export const retrySchema = z
-  .object({
-    /** Upper bound on upstream attempts for one request, fallbacks included. @default 4 */
-    max_attempts: z.number().int().min(1).max(20).default(4),
-    /** First backoff step when every candidate failed, in ms (full jitter). @default 100 */
-    backoff_base_ms: z.number().int().nonnegative().default(100),
-    /** Largest backoff step, in ms. @default 2000 */
-    backoff_max_ms: z.number().int().nonnegative().default(2000),
-    /** Longest upstream Retry-After autotier waits for, in ms. @default 5000 */
-    retry_after_cap_ms: z.number().int().nonnegative().default(5000),
-  })
-  .strict();
-
-const clockTime = z.string().regex(/^(?:[01]\d|2[0-3]):[0-5]\d$/, 'a time as HH:MM');
-
-/** Upstream quotas of a deployment (e.g. a provider key pool); a deployment at its limit is skipped. */
-export const deploymentLimitsSchema = z
-  .object({
-    /** Requests per minute (sliding window). */
-    rpm: z.number().int().positive().optional(),
-    /** Prompt + completion tokens per minute (sliding window; prompt tokens are reserved before dispatch). */
-    tpm: z.number().int().positive().optional(),
-    /** Requests per day, reset daily at `daily_reset` in `timezone`. */
-    rpd: z.number().int().positive().optional(),
-    daily_reset: clockTime.default('00:00'),
-    timezone: z.string().default('UTC'),
-  })
-  .strict();
-
-export const deploymentSchema = z
-  .object({
-    id: identifier,
-    /** The served model name sent upstream and reported back to clients. */
-    model: z.string().min(1),
+    version: z.literal(1).default(1),
+    deployments: z.array(deploymentSchema).min(1),
+    tiers: tiersSchema,
+    classifier: classifierSchema.default(classifierSchema.parse({ mode: 'local' })),
+    balancer: balancerSchema.default(balancerSchema.parse({})),
+    sessions: sessionsSchema.default(sessionsSchema.parse({})),
+    tokens: tokensSchema.default(tokensSchema.parse({})),
+    overrides: overridesSchema.default(overridesSchema.parse({})),
+    /** Legacy /v1/completions (IDE tab autocomplete): its own low-latency group, no classification. */
+    autocomplete: tierSchema.optional(),
+    /** Put prompt and completion text in the request log lines (off by default: logs carry no content). */
+    log_content: z.boolean().default(false),
+    /** API keys; none = open mode (a warning at start). */
+    api_keys: z.array(apiKeySchema).default([]),
+    /** A YAML file with more `api_keys` entries, relative to the table. */
+    api_keys_file: z.string().optional(),
     /**
-     * OpenAI-compatible base URL, ending in /v1. Credentials in the URL are refused: they would show
-     * wherever the URL does (state, dashboard, logs); name an environment variable in `api_key_env`.
+     * Say so to serve without API keys on purpose. A table without keys still starts in open mode
+     * (with a warning), but a reload that would take a keyed service to open mode is refused unless
+     * the new table sets this. @default false
      */
-    base_url: z
-      .url({ protocol: /^https?$/ })
-      .refine(
-        hasNoCredentials,
-        'credentials in base_url are not allowed: put the key in an environment variable named by api_key_env',
-      ),
-    /** Name of the environment variable holding the API key (optional: vLLM often runs without one). */
-    api_key_env: z
-      .string()
-      .regex(/^[A-Z_][A-Z0-9_]*$/)
-      .optional(),
-    context_window: z.number().int().positive(),
-    /**
-     * Tokenizer that counts prompts for the context-window check: `auto` = `qwen3` when the model name
-     * contains "qwen" (any case), else `o200k_base`. @default auto
-     */
-    tokenizer: z.enum(['auto', 'qwen3', 'o200k_base', 'cl100k_base']).default('auto'),
-    vision: z.boolean().default(false),
-    weight: z.number().positive().default(1),
-    /** In-flight requests this deployment accepts before it is skipped. @default 64 */
-    max_concurrency: z.number().int().positive().default(64),
-    /** Quantization label (e.g. bf16, fp8, 4bit); only used to warn about mixed groups. */
-    quantization: z.string().optional(),
-    /** Hardware label (cuda, mlx), informative. */
-    runtime: z.string().optional(),
-    /** Extra JSON merged into every request body sent to this deployment (e.g. chat_template_kwargs). */
-    extra_body: z.record(z.string(), z.unknown()).default({}),
-    /** Whether the server accepts response_format json_schema (vLLM does with guided decoding). */
-    supports_json_schema: z.boolean().default(true),
-    /** Relative compute cost of one token here, for eval cost estimates. @default 1 */
-    cost_weight: z.number().nonnegative().default(1),
-    /** When the deployment takes traffic (e.g. a CUDA server that sleeps at night); always when absent. */
-    availability: availabilitySchema.optional(),
-    limits: deploymentLimitsSchema.optional(),
-  })
-  .strict();
-
-export const tierSchema = z
-  .object({
-    /** Deployment ids balanced within this tier. */
-    group: z.array(identifier).min(1),
-    strategy: z.enum(['weighted', 'least_busy', 'latency']).default('weighted'),
-    /** Quality-ordered deployment ids tried after the group is exhausted. */
-    fallback: z.array(identifier).default([]),
-    max_tokens: z
+    open_mode: z.boolean().default(false),
+    state: z
       .object({
-        /** Largest max_tokens a client may ask for; larger values are lowered to it. */
-        cap: z.number().int().positive().default(8192),
-        /** max_tokens used when the client sends none; also used for the context-length check. */
-        default: z.number().int().positive().default(1024),
+        /** Rate limits while Redis is down: `open` lets requests through, `closed` refuses them (429). */
+        rate_limits_when_down: z.enum(['open', 'closed']).default('open'),
       })
       .strict()
-      .default({ cap: 8192, default: 1024 }),
-    timeouts: timeoutsSchema.default(timeoutsSchema.parse({})),
-    /** Extra JSON merged into request bodies routed to this tier (after the deployment's). */
-    extra_body: z.record(z.string(), z.unknown()).default({}),
-    /** Text prepended as a system message to requests of this tier. */
-    system_prompt_prefix: z.string().optional(),
-    /** When the tier's own group serves; outside it `off_hours` takes over. */
-    availability: availabilitySchema.optional(),
-    /** Group and fallback chain used outside `availability`. */
-    off_hours: z
-      .object({ group: z.array(identifier).min(1), fallback: z.array(identifier).default([]) })
-      .strict()
-      .optional(),
+      .default({ rate_limits_when_down: 'open' }),
   })
-  .strict();
+  .strict()
+  .superRefine((table, context) => {
+    const issue = (path: (string | number)[], message: string): void =>
+      context.addIssue({ code: 'custom', path, message });
+    const ids = new Set<string>();
+    table.deployments.forEach((deployment, index) => {
+      if (ids.has(deployment.id))
+        issue(['deployments', index, 'id'], `duplicate deployment id "${deployment.id}"`);
+      ids.add(deployment.id);
+    });
+    for (const name of [...TIERS, 'VISION', 'AUTOCOMPLETE'] as const) {
+      const tier = name === 'AUTOCOMPLETE' ? table.autocomplete : table.tiers[name];
+      if (tier === undefined) continue;
+      const path = tierPath(name);
+      const references: [string[], readonly string[]][] = [
+        [['group'], tier.group],
+        [['fallback'], tier.fallback],
+        [['off_hours', 'group'], tier.off_hours?.group ?? []],
+        [['off_hours', 'fallback'], tier.off_hours?.fallback ?? []],
+      ];
+      for (const [keys, list] of references) {
+        list.forEach((id, index) => {
+          if (!ids.has(id)) issue([...path, ...keys, index], `unknown deployment id "${id}"`);
+        });
+      }
+      if (tier.max_tokens.default > tier.max_tokens.cap)
+        issue([...path, 'max_tokens', 'default'], 'default is larger than cap');
+      if (tier.off_hours !== undefined && tier.availability === undefined)
+        issue([...path, 'off_hours'], 'off_hours needs tier availability to say when the day ends');
+    }
+    const { mode, deployment } = table.classifier;
+    if (mode !== 'local' && deployment === undefined)
+      issue(['classifier', 'deployment'], `mode "${mode}" needs a classifier deployment id`);
+    if (deployment !== undefined && !ids.has(deployment))
+      issue(['classifier', 'deployment'], `unknown deployment id "${deployment}"`);
+    for (const problem of findDuplicateKeys(table.api_keys))
+      issue(['api_keys', ...problem.path], problem.message);
+    if (table.open_mode && (table.api_keys.length > 0 || table.api_keys_file !== undefined))
+      issue(['open_mode'], 'open_mode: true and API keys contradict each other; remove one');
+  });
 
-export type DeploymentConfig = z.infer<typeof deploymentSchema>;
-export type TierConfig = z.infer<typeof tierSchema>;
-export type TimeoutsConfig = z.infer<typeof timeoutsSchema>;
-export type RetryConfig = z.infer<typeof retrySchema>;
+/** Keys with a name or a hash seen before in the list, as key paths (`3.sha256`) and messages. */
+export function findDuplicateKeys(
+  keys: readonly { name: string; sha256: string }[],
+): { path: (string | number)[]; message: string }[] {
+  const names = new Map<string, number>();
+  const hashes = new Map<string, number>();
+  const problems: { path: (string | number)[]; message: string }[] = [];
+  keys.forEach((key, index) => {
+    const sameName = names.get(key.name);
+    if (sameName !== undefined)
+      problems.push({
+        path: [index, 'name'],
+        message: `duplicate key name "${key.name}" (also entry ${sameName})`,
+      });
+    const sameHash = hashes.get(key.sha256);
+    if (sameHash !== undefined)
+      problems.push({
+        path: [index, 'sha256'],
+        message: `key "${key.name}" has the same sha256 as entry ${sameHash}: one secret must map to one key`,
+      });
+    names.set(key.name, names.get(key.name) ?? index);
+    hashes.set(key.sha256, hashes.get(key.sha256) ?? index);
+  });
+  return problems;
+}
 
-export const apiKeySchema = z
-  .object({
-    /** Shown in logs and metrics; the key itself never is. */
-    name: identifier,
-    /** SHA-256 of the key, hex (`printf %s "$KEY" | sha256sum`). */
-    sha256: z.string().regex(/^[0-9a-f]{64}$/, 'a lower-case hex SHA-256 digest'),
-    /**
-     * Tiers this key may use, VISION included (requests with images go there). Every way of naming a
-     * target is checked against it; `auto` requests above them are capped. @default all
-     */
-    tiers: z.array(z.enum(TABLE_TIERS)).min(1).optional(),
-    /** Served model names this key may ask for by name. @default all */
-    models: z.array(z.string()).optional(),
-    rpm: z.number().int().positive().optional(),
-    tpm: z.number().int().positive().optional(),
-    /** Token budget per day or month, reset at midnight in `timezone`. */
-    budget: z
-      .object({
-        tokens: z.number().int().positive(),
-        period: z.enum(['day', 'month']),
-        timezone: z.string().default('UTC'),
-      })
-      .strict()
-      .optional(),
-    max_streams: z.number().int().positive().optional(),
-    /** Whether this key may pick models, tier aliases or a minimum tier. @default true */
-    allow_overrides: z.boolean().default(true),
-    /** May read /autotier/state, /metrics and the dashboard. @default false */
-    admin: z.boolean().default(false),
-  })
-  .strict();
-
-export type ApiKeyConfig = z.infer<typeof apiKeySchema>;
-export type DeploymentLimits = z.infer<typeof deploymentLimitsSchema>;
+export type RoutingTableInput = z.input<typeof routingTableSchema>;
+export type RoutingTable = z.infer<typeof routingTableSchema>;

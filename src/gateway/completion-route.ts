@@ -1,6 +1,6 @@
 import type { RoutePlan } from '../balance/route-plan.js';
-import type { RoutingTable } from '../config/table-schema.js';
-import type { DeploymentConfig } from '../config/routing-table-schema.js';
+import type { RoutingTable } from '../config/routing-table-schema.js';
+import type { DeploymentConfig } from '../config/table-part-schemas.js';
 import { toAvailabilityState, type AvailabilityChecker } from '../policy/availability.js';
 import { toMaxTokens } from '../policy/plan-route.js';
 import { toDeploymentTokens, type TokenCounter } from '../policy/token-counter.js';

@@ -1,8 +1,8 @@
 import type { Balancer } from '../balance/create-balancer.js';
 import type { Classifier } from '../classify/decision.js';
 import type { LoadedTable } from '../config/load-routing-table.js';
-import type { ApiKeyConfig } from '../config/routing-table-schema.js';
-import type { Logger } from '../observe/logger.js';
+import type { ApiKeyConfig } from '../config/table-part-schemas.js';
+import type { Logger } from '../shared/logger.js';
 import type { RequestObserver } from '../observe/request-summary.js';
 import {
   authenticate,
@@ -11,6 +11,7 @@ import {
   type KeyAdmission,
   type KeyIndex,
 } from '../policy/api-keys.js';
+import { toOverridesDisabledBy } from '../policy/client-overrides.js';
 import { createAvailabilityChecker } from '../policy/availability.js';
 import { toSessionKey } from '../policy/session-key.js';
 import type { TokenCounter } from '../policy/token-counter.js';
@@ -129,7 +130,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         minTier: context.hints.minTier,
         sessionKey: toSessionKey({ keyName: key?.name, sessionId: context.hints.sessionKey ?? userKey }),
       },
-      overridesAllowed: table.overrides.allow_client && key?.allow_overrides !== false,
+      overridesDisabledBy: toOverridesDisabledBy(table, key),
       allowed: key === undefined ? undefined : { tiers: key.tiers, models: key.models, keyName: key.name },
       request: {
         model: request.model,

@@ -1,8 +1,9 @@
 import type { ClassificationDecision, Classifier } from '../classify/decision.js';
-import type { DeploymentConfig, TierConfig } from '../config/routing-table-schema.js';
-import type { RoutingTable } from '../config/table-schema.js';
+import type { DeploymentConfig, TierConfig } from '../config/table-part-schemas.js';
+import type { RoutingTable } from '../config/routing-table-schema.js';
 import type { RoutePlan } from '../balance/route-plan.js';
 import { toAvailabilityState, type AvailabilityChecker } from '../policy/availability.js';
+import { toOverrideRefused } from '../policy/client-overrides.js';
 import { planRoute, toMaxTokens, type RuleRecord } from '../policy/plan-route.js';
 import {
   allowsTier,
@@ -64,8 +65,11 @@ export interface DecideInput {
     maxTokens: number | undefined;
   };
   hints: RouteHints;
-  /** Global `overrides.allow_client` and the API key's own setting, combined. */
-  overridesAllowed: boolean;
+  /**
+   * Why client overrides are refused (`toOverridesDisabledBy`: the table's `overrides.allow_client`
+   * or the key's `allow_overrides`); undefined when they are allowed.
+   */
+  overridesDisabledBy?: string | undefined;
   /** The API key's allowed tiers and models; undefined = all. */
   allowed?: KeyAccess | undefined;
   signal: CancelSignal;
@@ -165,43 +169,52 @@ interface Target {
   rules: RuleRecord[];
 }
 
-/** What the `model` field asks for, after the operator's override policy. */
-function toTarget(input: DecideInput): Target {
-  const { model } = input.request;
-  if (model === 'auto') return { kind: 'auto', rules: [] };
-  const alias = toAliasTier(model);
+/** Throws MODEL_NOT_FOUND for a model that is neither a tier alias nor served by the table. */
+function checkServed(table: RoutingTable, model: string): void {
   const isServed =
-    alias !== undefined ||
-    input.table.deployments.some((deployment) => deployment.model === model || deployment.id === model);
+    toAliasTier(model) !== undefined ||
+    table.deployments.some((deployment) => deployment.model === model || deployment.id === model);
   if (!isServed)
     throw new RouterError({
       code: 'MODEL_NOT_FOUND',
       message: `model "${model}" is not served here; use "auto", a tier alias or a model from /v1/models`,
       param: 'model',
     });
-  if (!input.overridesAllowed)
-    return {
-      kind: 'auto',
-      rules: [
-        {
-          rule: 'override_disabled',
-          from: model,
-          to: 'auto',
-          reason: 'client overrides are disabled: classified as auto',
-        },
-      ],
-    };
+}
+
+/**
+ * Throws OVERRIDE_NOT_ALLOWED when overrides are disabled and the client still chose: a model other
+ * than `auto`, or x-autotier-min-tier. Checked before classification, which may cost an LLM call.
+ */
+function refuseOverrides(input: DecideInput): void {
+  const disabledBy = input.overridesDisabledBy;
+  if (disabledBy === undefined) return;
+  const { model } = input.request;
+  if (model !== 'auto') throw toOverrideRefused({ asked: `model "${model}"`, param: 'model', disabledBy });
+  const minTier = toMinTier(input.hints.minTier);
+  if (minTier !== undefined)
+    throw toOverrideRefused({
+      asked: `x-autotier-min-tier ${minTier}`,
+      param: 'x-autotier-min-tier',
+      disabledBy,
+    });
+}
+
+/** What the `model` field asks for, after the operator's override policy. */
+function toTarget(input: DecideInput): Target {
+  const { model } = input.request;
+  if (model !== 'auto') checkServed(input.table, model);
+  refuseOverrides(input);
+  const alias = model === 'auto' ? undefined : toAliasTier(model);
+  if (alias === undefined) return { kind: model === 'auto' ? 'auto' : 'model', rules: [] };
   const { allowed } = input;
-  if (alias !== undefined) {
-    if (!allowsTier(allowed, alias))
-      throw toForbidden(`key ${allowed?.keyName ?? ''} may not use tier ${alias}`);
-    return {
-      kind: 'alias',
-      tier: alias,
-      rules: [{ rule: 'override', from: 'auto', to: alias, reason: `client asked for tier:${alias}` }],
-    };
-  }
-  return { kind: 'model', rules: [] };
+  if (!allowsTier(allowed, alias))
+    throw toForbidden(`key ${allowed?.keyName ?? ''} may not use tier ${alias}`);
+  return {
+    kind: 'alias',
+    tier: alias,
+    rules: [{ rule: 'override', from: 'auto', to: alias, reason: `client asked for tier:${alias}` }],
+  };
 }
 
 /** Caps a decision raised by classification or a session at the highest tier the key may use. */
@@ -220,7 +233,7 @@ function capToKey(input: DecideInput, tier: Tier, rules: RuleRecord[]): Tier {
 /** Raises the tier to the client's minimum and to the session's ladder; each raise is a rule. */
 async function applyFloors(input: DecideInput, tier: Tier, rules: RuleRecord[]): Promise<Tier> {
   let floored = tier;
-  const minTier = input.overridesAllowed ? toMinTier(input.hints.minTier) : undefined;
+  const minTier = toMinTier(input.hints.minTier);
   if (minTier !== undefined && !allowsTier(input.allowed, minTier))
     throw toForbidden(
       `key ${input.allowed?.keyName ?? ''} may not use tier ${minTier} (asked by x-autotier-min-tier)`,

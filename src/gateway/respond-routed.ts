@@ -1,5 +1,5 @@
 import type { Balancer } from '../balance/create-balancer.js';
-import type { DeploymentConfig } from '../config/routing-table-schema.js';
+import type { DeploymentConfig } from '../config/table-part-schemas.js';
 import type { KeyAdmission } from '../policy/api-keys.js';
 import type { Clock } from '../shared/clock.js';
 import type { Usage } from '../upstream/chat-chunk.js';

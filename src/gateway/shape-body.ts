@@ -1,4 +1,4 @@
-import type { DeploymentConfig, TierConfig } from '../config/routing-table-schema.js';
+import type { DeploymentConfig, TierConfig } from '../config/table-part-schemas.js';
 import type { ChatMessage } from '../shared/chat.js';
 
 type JsonObject = Record<string, unknown>;

@@ -1,4 +1,4 @@
-import type { Logger } from './logger.js';
+import type { Logger } from '../shared/logger.js';
 import type { RequestObserver } from './request-summary.js';
 
 /**

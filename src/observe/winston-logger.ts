@@ -1,5 +1,5 @@
 import winston from 'winston';
-import type { LogFields, Logger } from './logger.js';
+import type { LogFields, Logger } from '../shared/logger.js';
 
 /**
  * JSON lines on stdout, one object per event. Disabled levels return before winston builds anything

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apiKeySchema, type ApiKeyConfig } from '../config/routing-table-schema.js';
+import { apiKeySchema, type ApiKeyConfig } from '../config/table-part-schemas.js';
 import { createManualClock } from '../shared/clock.js';
 import { RouterError } from '../shared/errors.js';
 import { createMemoryStateStore } from '../state/create-memory-state-store.js';

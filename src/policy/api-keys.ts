@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import type { ApiKeyConfig } from '../config/routing-table-schema.js';
+import type { ApiKeyConfig } from '../config/table-part-schemas.js';
 import type { Clock } from '../shared/clock.js';
 import { RouterError } from '../shared/errors.js';
 import type { StateStore, WindowDecision } from '../state/state-store.js';
-import { createPeriodClock } from './quota-period.js';
+import { createPeriodClock } from '../shared/period-clock.js';
 
 export type KeyIndex = ReadonlyMap<string, ApiKeyConfig>;
 

@@ -1,7 +1,7 @@
-import { createZonedParts } from './zoned-parts.js';
+import { createZonedParts } from '../shared/zoned-parts.js';
 import { WEEKDAYS, type Availability, type Weekday } from '../config/availability-schema.js';
-import { TABLE_TIERS, type TableTier } from '../config/routing-table-schema.js';
-import type { RoutingTable } from '../config/table-schema.js';
+import { TABLE_TIERS, type TableTier } from '../config/table-part-schemas.js';
+import type { RoutingTable } from '../config/routing-table-schema.js';
 
 interface LocalTime {
   weekday: number;

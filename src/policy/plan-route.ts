@@ -1,5 +1,5 @@
-import type { DeploymentConfig, TableTier, TierConfig } from '../config/routing-table-schema.js';
-import type { RoutingTable } from '../config/table-schema.js';
+import type { DeploymentConfig, TableTier, TierConfig } from '../config/table-part-schemas.js';
+import type { RoutingTable } from '../config/routing-table-schema.js';
 import type { RoutePlan } from '../balance/route-plan.js';
 import { RouterError } from '../shared/errors.js';
 import { TIERS, toTierRank, type Tier } from '../shared/tier.js';

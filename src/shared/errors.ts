@@ -50,7 +50,8 @@ export const ERROR_CATALOGUE = {
   OVERRIDE_NOT_ALLOWED: {
     status: 403,
     type: 'permission_error',
-    description: 'Client overrides (model name, tier alias, min-tier header) are disabled for this key.',
+    description:
+      'The client named a model, a tier alias or x-autotier-min-tier, and overrides are disabled for its key (`allow_overrides`) or the table (`overrides.allow_client`).',
   },
   UNAUTHORIZED: {
     status: 401,

@@ -1,4 +1,4 @@
-import type { Logger } from '../observe/logger.js';
+import type { Logger } from '../shared/logger.js';
 import { createSlotsWhileDown } from './slots-while-down.js';
 import type { CooldownRecord, StateStore, WindowDecision } from './state-store.js';
 

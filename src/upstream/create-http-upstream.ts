@@ -1,5 +1,5 @@
 import { Pool } from 'undici';
-import type { DeploymentConfig } from '../config/routing-table-schema.js';
+import type { DeploymentConfig } from '../config/table-part-schemas.js';
 import type { Clock } from '../shared/clock.js';
 import { startAttempt } from './dispatch-attempt.js';
 import type { AttemptRequest, Upstream, UpstreamAttempt } from './upstream.js';

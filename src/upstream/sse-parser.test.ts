@@ -39,9 +39,37 @@ describe('createSseParser', () => {
     const parser = createSseParser();
     expect(parser.push('data: one\r')).toEqual([]);
     expect(parser.push('\ndata: two\r')).toEqual([]);
-    expect(parser.push('\n\r')).toEqual([]);
-    expect(parser.push('\n')).toEqual(['one\ntwo']);
+    expect(parser.push('\n\r')).toEqual(['one\ntwo']);
+    expect(parser.push('\n')).toEqual([]);
     expect(parser.pending()).toBe('');
+  });
+
+  it('ends an event at a lone CR without waiting for the next read', () => {
+    const parser = createSseParser();
+    expect(parser.push('data: [DONE]\r\r')).toEqual(['[DONE]']);
+    expect(parser.pending()).toBe('');
+  });
+
+  it('returns the same events at every split of a CRLF stream into two or three reads', () => {
+    const body =
+      ': ping\r\n\r\ndata: {"a":1}\r\n\r\ndata: one\r\ndata: two\r\n\r\n' +
+      'event: x\rdata: lone\r\rdata:\r\n\r\ndata: [DONE]\r\n\r';
+    const whole = createSseParser();
+    expect(whole.push(body)).toEqual(['{"a":1}', 'one\ntwo', 'lone', '', '[DONE]']);
+    expect(whole.pending()).toBe('');
+    for (const cut of [body, `${body}data: cut\r`]) {
+      const unsplit = createSseParser();
+      const expected = unsplit.push(cut);
+      for (let first = 1; first < cut.length; first += 1) {
+        for (let second = first; second < cut.length; second += 1) {
+          const parser = createSseParser();
+          const reads = [cut.slice(0, first), cut.slice(first, second), cut.slice(second)];
+          const events = reads.flatMap((read) => parser.push(read));
+          expect(events, JSON.stringify(reads)).toEqual(expected);
+          expect(parser.pending(), JSON.stringify(reads)).toBe(unsplit.pending());
+        }
+      }
+    }
   });
 
   it('returns the same events however the body is cut into reads', () => {

@@ -29,21 +29,21 @@ function toEventData(block: string): string | undefined {
  * Each push reads only its own text: the event in progress is kept as a list of pieces and joined
  * once, when its blank line arrives. Searching and appending to one growing string instead reads
  * (and copies) the whole event again on every push: quadratic in an event that arrives in many small
- * reads. A `\r` at the end of a push is held until the next one shows whether a `\n` follows it, so a
- * CRLF split across two reads is one line end, not two.
+ * reads. A `\r` at the end of a push ends its line at once (a lone `\r` is a line end in the spec, and
+ * the stream may end there); a `\n` that starts the next push is then its CRLF's second half, not a
+ * second line end.
  */
 export function createSseParser(): SseParser {
   let pieces: string[] = [];
   let pieceCharacters = 0;
   let endsWithNewline = false;
-  let heldCarriageReturn = false;
+  let endsWithCarriageReturn = false;
   const pendingText = (): string => pieces.join('');
   return {
     push(text) {
       if (text === '') return [];
-      let chunk = heldCarriageReturn && !text.startsWith('\n') ? `\n${text}` : text;
-      heldCarriageReturn = chunk.endsWith('\r');
-      if (heldCarriageReturn) chunk = chunk.slice(0, -1);
+      let chunk = endsWithCarriageReturn && text.startsWith('\n') ? text.slice(1) : text;
+      endsWithCarriageReturn = text.endsWith('\r');
       if (chunk.includes('\r')) chunk = chunk.replace(/\r\n?/g, '\n');
       const events: string[] = [];
       const emit = (block: string): void => {
@@ -77,7 +77,7 @@ export function createSseParser(): SseParser {
       if (emitted || rest !== '') endsWithNewline = rest.endsWith('\n');
       return events;
     },
-    pending: () => pendingText() + (heldCarriageReturn ? '\n' : ''),
+    pending: pendingText,
     pendingLength: () => pieceCharacters,
   };
 }

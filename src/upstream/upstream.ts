@@ -1,4 +1,4 @@
-import type { DeploymentConfig } from '../config/routing-table-schema.js';
+import type { DeploymentConfig } from '../config/table-part-schemas.js';
 import type { ChatChunk } from './chat-chunk.js';
 import type { CancelSignal } from '../shared/cancel-signal.js';
 

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTableClassifier } from '../../src/classify/create-table-classifier.js';
 import { loadLocalModel } from '../../src/classify/local-model.js';
-import { silentLogger } from '../../src/observe/logger.js';
+import { silentLogger } from '../../src/shared/logger.js';
 import { hashKey } from '../../src/policy/api-keys.js';
 import { systemClock } from '../../src/shared/clock.js';
 import { CLASSIFIER_PROMPT_PATH, DEFAULT_MODEL_PATH } from '../../src/project-paths.js';

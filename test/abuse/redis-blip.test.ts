@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { silentLogger } from '../../src/observe/logger.js';
+import { silentLogger } from '../../src/shared/logger.js';
 import { systemClock } from '../../src/shared/clock.js';
 import { createMemoryStateStore } from '../../src/state/create-memory-state-store.js';
 import { createResilientStore, type ResilientStore } from '../../src/state/create-resilient-store.js';

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildService, type Service } from '../../src/build-service.js';
-import { createRecordingLogger } from '../../src/observe/logger.js';
+import { createRecordingLogger } from '../../src/shared/logger.js';
 import { hashKey } from '../../src/policy/api-keys.js';
 import {
   FAST_TIMEOUTS,

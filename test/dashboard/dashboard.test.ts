@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { apiKeySchema } from '../../src/config/routing-table-schema.js';
+import type { apiKeySchema } from '../../src/config/table-part-schemas.js';
 import { createHash } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';

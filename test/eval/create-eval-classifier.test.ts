@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createLocalClassifier } from '../../src/classify/local-classifier.js';
 import { parseLocalModel } from '../../src/classify/local-model.js';
 import { parseRoutingTable } from '../../src/config/load-routing-table.js';
-import { silentLogger } from '../../src/observe/logger.js';
+import { silentLogger } from '../../src/shared/logger.js';
 import { systemClock } from '../../src/shared/clock.js';
 import { createEvalClassifier, type EvalClassifierOptions } from '../../eval/create-eval-classifier.js';
 import { toEvalTable } from '../../eval/eval-table.js';

@@ -1,5 +1,5 @@
 import type { ExpectStatic } from 'vitest';
-import type { RoutingTableInput } from '../../src/config/table-schema.js';
+import type { RoutingTableInput } from '../../src/config/routing-table-schema.js';
 import { simpleTable } from '../helpers/start-stack.js';
 import { callChat, type ChatCall, type Mode } from './call-chat.js';
 import {

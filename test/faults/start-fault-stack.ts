@@ -1,6 +1,6 @@
 import { buildService } from '../../src/build-service.js';
-import type { RoutingTableInput } from '../../src/config/table-schema.js';
-import { createRecordingLogger } from '../../src/observe/logger.js';
+import type { RoutingTableInput } from '../../src/config/routing-table-schema.js';
+import { createRecordingLogger } from '../../src/shared/logger.js';
 import { createSimulatedFleet, type SimBackend, type SimBackendOptions } from '../../src/sim/index.js';
 import { createMemoryStateStore } from '../../src/state/create-memory-state-store.js';
 import type { StateStore } from '../../src/state/state-store.js';

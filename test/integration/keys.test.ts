@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLocalClassifier } from '../../src/classify/local-classifier.js';
 import { hashKey } from '../../src/policy/api-keys.js';
 import { HELLO, postChat, simpleTable, startStack, type Stack } from '../helpers/start-stack.js';
 
@@ -9,6 +10,7 @@ describe('API keys through the HTTP API', () => {
   beforeAll(async () => {
     stack = await startStack({
       backends: [{ id: 'a', models: ['sim-model'] }],
+      classifier: () => createLocalClassifier({ mode: 'heuristic' }),
       table: (urls) => ({
         ...simpleTable({ urls, group: ['a'] }),
         api_keys: [
@@ -20,6 +22,7 @@ describe('API keys through the HTTP API', () => {
             allow_overrides: true,
           },
           { name: 'ops', sha256: hashKey('sk-ops'), admin: true },
+          { name: 'routed', sha256: hashKey('sk-routed'), allow_overrides: false },
         ],
       }),
     });
@@ -43,6 +46,31 @@ describe('API keys through the HTTP API', () => {
     expect(((await response.json()) as { error: { message: string } }).error.message).toContain(
       'may not use tier EXPERT',
     );
+  });
+
+  it('answers 403 override_not_allowed when a key without overrides names a tier, a model or a minimum tier', async () => {
+    const refusals = [
+      { body: { model: 'tier:SIMPLE', messages: HELLO }, headers: {}, asked: 'model "tier:SIMPLE"' },
+      { body: { model: 'sim-model', messages: HELLO }, headers: {}, asked: 'model "sim-model"' },
+      {
+        body: { model: 'auto', messages: HELLO },
+        headers: { 'x-autotier-min-tier': 'SIMPLE' },
+        asked: 'x-autotier-min-tier SIMPLE',
+      },
+    ];
+    for (const { body, headers, asked } of refusals) {
+      const response = await postChat(stack.url, body, { ...headers, ...bearer('sk-routed') });
+      const { error } = (await response.json()) as {
+        error: { code: string; message: string; param: string };
+      };
+      expect(response.status, asked).toBe(403);
+      expect(error.code).toBe('override_not_allowed');
+      expect(error.message).toContain(`${asked} refused`);
+      expect(error.message).toContain('key routed (allow_overrides: false)');
+    }
+    const routed = await postChat(stack.url, { model: 'auto', messages: HELLO }, bearer('sk-routed'));
+    expect(routed.status).toBe(200);
+    await routed.arrayBuffer();
   });
 
   it('answers 429 with Retry-After past the key RPM', async () => {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { createLocalClassifier } from '../../src/classify/local-classifier.js';
 import { createTableReloader } from '../../src/config/watch-routing-table.js';
-import type { RoutingTableInput } from '../../src/config/table-schema.js';
+import type { RoutingTableInput } from '../../src/config/routing-table-schema.js';
 import { HELLO, postChat, startStack, type Stack } from '../helpers/start-stack.js';
 
 /** Writes a file the way a deploy should: a temporary file renamed over the old one. */
@@ -264,7 +264,7 @@ describe('overrides disabled and hot reload', () => {
     }
   });
 
-  it('treats tier aliases as auto when overrides are disabled', async () => {
+  it('refuses a tier alias, a model name and x-autotier-min-tier with 403 when overrides are disabled', async () => {
     const table = fleetTable({
       'mlx-8b': stack.sim('mlx-8b').baseUrl,
       'mlx-30b': stack.sim('mlx-30b').baseUrl,
@@ -272,20 +272,26 @@ describe('overrides disabled and hot reload', () => {
       vl: stack.sim('vl').baseUrl,
     });
     stack.service.setTable(stack.loadTable({ ...table, overrides: { allow_client: false } }));
-    const decision = await explain(
-      stack.url,
-      { model: 'tier:EXPERT', messages: HELLO },
-      { 'x-autotier-min-tier': 'EXPERT' },
-    );
-    expect(decision['cause']).toBe('heuristic');
-    expect(decision['tier']).not.toBe('EXPERT');
-    expect(decision['rules']).toContainEqual({
-      rule: 'override_disabled',
-      from: 'tier:EXPERT',
-      to: 'auto',
-      reason: 'client overrides are disabled: classified as auto',
-    });
-    const response = await postChat(stack.url, { model: 'tier:EXPERT', messages: HELLO });
+    const refusals = [
+      { body: { model: 'tier:EXPERT', messages: HELLO }, headers: {}, asked: 'model "tier:EXPERT"' },
+      { body: { model: 'qwen3-30b', messages: HELLO }, headers: {}, asked: 'model "qwen3-30b"' },
+      {
+        body: { model: 'auto', messages: HELLO },
+        headers: { 'x-autotier-min-tier': 'expert' },
+        asked: 'x-autotier-min-tier EXPERT',
+      },
+    ];
+    for (const { body, headers, asked } of refusals) {
+      const response = await postChat(stack.url, body, headers);
+      const { error } = (await response.json()) as { error: { code: string; message: string; type: string } };
+      expect(response.status, asked).toBe(403);
+      expect(error.code).toBe('override_not_allowed');
+      expect(error.type).toBe('permission_error');
+      expect(error.message).toContain(`${asked} refused`);
+      expect(error.message).toContain('overrides.allow_client: false');
+    }
+    const response = await postChat(stack.url, { model: 'auto', messages: HELLO });
+    expect(response.status).toBe(200);
     expect(response.headers.get('x-autotier-classifier')).toBe('heuristic');
   });
 });

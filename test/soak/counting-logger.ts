@@ -1,4 +1,4 @@
-import type { Logger } from '../../src/observe/logger.js';
+import type { Logger } from '../../src/shared/logger.js';
 
 /** A logger that keeps only a count per level and message, so a long soak does not grow with it. */
 export interface CountingLogger extends Logger {

@@ -1,5 +1,5 @@
 import { buildService } from '../../src/build-service.js';
-import type { RoutingTableInput } from '../../src/config/table-schema.js';
+import type { RoutingTableInput } from '../../src/config/routing-table-schema.js';
 import { createSeededRandom } from '../../src/classify/train/random.js';
 import { systemClock } from '../../src/shared/clock.js';
 import { createSimulatedFleet, type SimBackend, type SimBackendOptions } from '../../src/sim/index.js';

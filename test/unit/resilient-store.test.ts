@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { silentLogger } from '../../src/observe/logger.js';
+import { silentLogger } from '../../src/shared/logger.js';
 import { createManualClock } from '../../src/shared/clock.js';
 import { createMemoryStateStore } from '../../src/state/create-memory-state-store.js';
 import { createResilientStore } from '../../src/state/create-resilient-store.js';

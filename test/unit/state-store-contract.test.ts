@@ -5,7 +5,7 @@ import { createMemoryStateStore } from '../../src/state/create-memory-state-stor
 import { createResilientStore } from '../../src/state/create-resilient-store.js';
 import { createRedisStateStore, type RedisStateStore } from '../../src/state/redis-state-store.js';
 import type { StateStore } from '../../src/state/state-store.js';
-import { silentLogger } from '../../src/observe/logger.js';
+import { silentLogger } from '../../src/shared/logger.js';
 
 const REDIS_URL = process.env['AUTOTIER_TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 

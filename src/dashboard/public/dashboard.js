@@ -189,12 +189,23 @@ function authHeaders(extra = {}) {
 }
 
 /**
+ * The parsed JSON body, typed unknown: each caller states what it expects.
+ * @param {Response} response
+ * @returns {Promise<unknown>}
+ */
+async function readJson(response) {
+  /** @type {unknown} */
+  const body = await response.json();
+  return body;
+}
+
+/**
  * The message of an OpenAI-shaped error body, or the status text.
  * @param {Response} response
  */
 async function toErrorMessage(response) {
   try {
-    const body = /** @type {{ error?: { message?: string } }} */ (await response.json());
+    const body = /** @type {{ error?: { message?: string } }} */ (await readJson(response));
     if (typeof body.error?.message === 'string') return body.error.message;
   } catch {
     // not JSON: fall through to the status line
@@ -556,7 +567,7 @@ async function refresh() {
     }
     if (!response.ok) throw new Error(await toErrorMessage(response));
     updateSkew(response, (started + Date.now()) / 2);
-    render(/** @type {Summary} */ (await response.json()));
+    render(/** @type {Summary} */ (await readJson(response)));
     setLocked(false);
     byId('key-panel', HTMLElement).hidden = true;
     byId('forget-key', HTMLElement).hidden = keyStore.get() === '';
@@ -682,7 +693,7 @@ async function explain(event) {
     if (response.status === 401)
       askForKey({ reason: 'Explaining a prompt needs an API key on this server.' });
     if (!response.ok) throw new Error(await toErrorMessage(response));
-    renderExplanation(/** @type {Explanation} */ (await response.json()));
+    renderExplanation(/** @type {Explanation} */ (await readJson(response)));
   } catch (error) {
     errorText.textContent = error instanceof Error ? error.message : String(error);
     errorText.hidden = false;
@@ -696,7 +707,7 @@ async function loadModels() {
   try {
     const response = await fetch('../v1/models', { headers: authHeaders() });
     if (!response.ok) return;
-    const body = /** @type {{ data?: { id: string }[] }} */ (await response.json());
+    const body = /** @type {{ data?: { id: string }[] }} */ (await readJson(response));
     const select = byId('explain-model', HTMLSelectElement);
     const present = new Set(Array.from(select.options).map((option) => option.value));
     for (const { id } of body.data ?? []) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createPeriodClock } from './quota-period.js';
+import { createPeriodClock } from './period-clock.js';
 
 const periods = createPeriodClock();
 

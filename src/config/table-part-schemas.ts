@@ -1,0 +1,181 @@
+import { z } from 'zod';
+import { TIERS } from '../shared/tier.js';
+import { availabilitySchema } from './availability-schema.js';
+
+/** Tiers a routing table can configure: the four complexity tiers and the vision tier. */
+export const TABLE_TIERS = [...TIERS, 'VISION'] as const;
+export type TableTier = (typeof TABLE_TIERS)[number];
+
+/** True when a URL carries no user name or password (`http://user:pass@host` is refused). */
+function hasNoCredentials(url: string): boolean {
+  try {
+    const parsed = new URL(url);
+    return parsed.username === '' && parsed.password === '';
+  } catch {
+    return true; // the url check reports it
+  }
+}
+
+const identifier = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:-]*$/, 'letters, digits, . _ : - only');
+
+export const timeoutsSchema = z
+  .object({
+    /** Time to open the connection and receive response headers, in ms. @default 2000 */
+    connect_ms: z.number().int().positive().default(2000),
+    /** Time from request to the first CONTENT token (content or tool_calls), in ms. @default 15000 */
+    ttft_ms: z.number().int().positive().default(15_000),
+    /** Longest gap between two stream chunks after the first token, in ms. @default 10000 */
+    idle_ms: z.number().int().positive().default(10_000),
+    /** Deadline for the whole request, all attempts and fallbacks included, in ms. @default 120000 */
+    total_ms: z.number().int().positive().default(120_000),
+  })
+  .strict();
+
+export const retrySchema = z
+  .object({
+    /** Upper bound on upstream attempts for one request, fallbacks included. @default 4 */
+    max_attempts: z.number().int().min(1).max(20).default(4),
+    /** First backoff step when every candidate failed, in ms (full jitter). @default 100 */
+    backoff_base_ms: z.number().int().nonnegative().default(100),
+    /** Largest backoff step, in ms. @default 2000 */
+    backoff_max_ms: z.number().int().nonnegative().default(2000),
+    /** Longest upstream Retry-After autotier waits for, in ms. @default 5000 */
+    retry_after_cap_ms: z.number().int().nonnegative().default(5000),
+  })
+  .strict();
+
+const clockTime = z.string().regex(/^(?:[01]\d|2[0-3]):[0-5]\d$/, 'a time as HH:MM');
+
+/** Upstream quotas of a deployment (e.g. a provider key pool); a deployment at its limit is skipped. */
+export const deploymentLimitsSchema = z
+  .object({
+    /** Requests per minute (sliding window). */
+    rpm: z.number().int().positive().optional(),
+    /** Prompt + completion tokens per minute (sliding window; prompt tokens are reserved before dispatch). */
+    tpm: z.number().int().positive().optional(),
+    /** Requests per day, reset daily at `daily_reset` in `timezone`. */
+    rpd: z.number().int().positive().optional(),
+    daily_reset: clockTime.default('00:00'),
+    timezone: z.string().default('UTC'),
+  })
+  .strict();
+
+export const deploymentSchema = z
+  .object({
+    id: identifier,
+    /** The served model name sent upstream and reported back to clients. */
+    model: z.string().min(1),
+    /**
+     * OpenAI-compatible base URL, ending in /v1. Credentials in the URL are refused: they would show
+     * wherever the URL does (state, dashboard, logs); name an environment variable in `api_key_env`.
+     */
+    base_url: z
+      .url({ protocol: /^https?$/ })
+      .refine(
+        hasNoCredentials,
+        'credentials in base_url are not allowed: put the key in an environment variable named by api_key_env',
+      ),
+    /** Name of the environment variable holding the API key (optional: vLLM often runs without one). */
+    api_key_env: z
+      .string()
+      .regex(/^[A-Z_][A-Z0-9_]*$/)
+      .optional(),
+    context_window: z.number().int().positive(),
+    /**
+     * Tokenizer that counts prompts for the context-window check: `auto` = `qwen3` when the model name
+     * contains "qwen" (any case), else `o200k_base`. @default auto
+     */
+    tokenizer: z.enum(['auto', 'qwen3', 'o200k_base', 'cl100k_base']).default('auto'),
+    vision: z.boolean().default(false),
+    weight: z.number().positive().default(1),
+    /** In-flight requests this deployment accepts before it is skipped. @default 64 */
+    max_concurrency: z.number().int().positive().default(64),
+    /** Quantization label (e.g. bf16, fp8, 4bit); only used to warn about mixed groups. */
+    quantization: z.string().optional(),
+    /** Hardware label (cuda, mlx), informative. */
+    runtime: z.string().optional(),
+    /** Extra JSON merged into every request body sent to this deployment (e.g. chat_template_kwargs). */
+    extra_body: z.record(z.string(), z.unknown()).default({}),
+    /** Whether the server accepts response_format json_schema (vLLM does with guided decoding). */
+    supports_json_schema: z.boolean().default(true),
+    /** Relative compute cost of one token here, for eval cost estimates. @default 1 */
+    cost_weight: z.number().nonnegative().default(1),
+    /** When the deployment takes traffic (e.g. a CUDA server that sleeps at night); always when absent. */
+    availability: availabilitySchema.optional(),
+    limits: deploymentLimitsSchema.optional(),
+  })
+  .strict();
+
+export const tierSchema = z
+  .object({
+    /** Deployment ids balanced within this tier. */
+    group: z.array(identifier).min(1),
+    strategy: z.enum(['weighted', 'least_busy', 'latency']).default('weighted'),
+    /** Quality-ordered deployment ids tried after the group is exhausted. */
+    fallback: z.array(identifier).default([]),
+    max_tokens: z
+      .object({
+        /** Largest max_tokens a client may ask for; larger values are lowered to it. */
+        cap: z.number().int().positive().default(8192),
+        /** max_tokens used when the client sends none; also used for the context-length check. */
+        default: z.number().int().positive().default(1024),
+      })
+      .strict()
+      .default({ cap: 8192, default: 1024 }),
+    timeouts: timeoutsSchema.default(timeoutsSchema.parse({})),
+    /** Extra JSON merged into request bodies routed to this tier (after the deployment's). */
+    extra_body: z.record(z.string(), z.unknown()).default({}),
+    /** Text prepended as a system message to requests of this tier. */
+    system_prompt_prefix: z.string().optional(),
+    /** When the tier's own group serves; outside it `off_hours` takes over. */
+    availability: availabilitySchema.optional(),
+    /** Group and fallback chain used outside `availability`. */
+    off_hours: z
+      .object({ group: z.array(identifier).min(1), fallback: z.array(identifier).default([]) })
+      .strict()
+      .optional(),
+  })
+  .strict();
+
+export type DeploymentConfig = z.infer<typeof deploymentSchema>;
+export type TierConfig = z.infer<typeof tierSchema>;
+export type TimeoutsConfig = z.infer<typeof timeoutsSchema>;
+export type RetryConfig = z.infer<typeof retrySchema>;
+
+export const apiKeySchema = z
+  .object({
+    /** Shown in logs and metrics; the key itself never is. */
+    name: identifier,
+    /** SHA-256 of the key, hex (`printf %s "$KEY" | sha256sum`). */
+    sha256: z.string().regex(/^[0-9a-f]{64}$/, 'a lower-case hex SHA-256 digest'),
+    /**
+     * Tiers this key may use, VISION included (requests with images go there). Every way of naming a
+     * target is checked against it; `auto` requests above them are capped. @default all
+     */
+    tiers: z.array(z.enum(TABLE_TIERS)).min(1).optional(),
+    /** Served model names this key may ask for by name. @default all */
+    models: z.array(z.string()).optional(),
+    rpm: z.number().int().positive().optional(),
+    tpm: z.number().int().positive().optional(),
+    /** Token budget per day or month, reset at midnight in `timezone`. */
+    budget: z
+      .object({
+        tokens: z.number().int().positive(),
+        period: z.enum(['day', 'month']),
+        timezone: z.string().default('UTC'),
+      })
+      .strict()
+      .optional(),
+    max_streams: z.number().int().positive().optional(),
+    /**
+     * Whether this key may pick models, tier aliases or a minimum tier; when false such a request is
+     * refused with 403 OVERRIDE_NOT_ALLOWED. @default true
+     */
+    allow_overrides: z.boolean().default(true),
+    /** May read /autotier/state, /metrics and the dashboard. @default false */
+    admin: z.boolean().default(false),
+  })
+  .strict();
+
+export type ApiKeyConfig = z.infer<typeof apiKeySchema>;
+export type DeploymentLimits = z.infer<typeof deploymentLimitsSchema>;
