@@ -16,6 +16,15 @@ const coreFolders = [
   'gateway',
 ];
 
+/**
+ * Offline is not online (STYLE.md 17): train/ may import src/, never the other way, so `dist` (built
+ * from src/) holds no training code.
+ */
+const noTrainingImports = {
+  group: ['**/train/*', '**/train/**'],
+  message: 'src/ serves; offline training lives in train/, which imports src/ and never the other way.',
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -46,7 +55,10 @@ export default tseslint.config(
   },
   {
     files: ['src/**/*.ts'],
-    rules: { 'no-console': 'error' },
+    rules: {
+      'no-console': 'error',
+      'no-restricted-imports': ['error', { patterns: [noTrainingImports] }],
+    },
   },
   ...coreFolders.map((folder) => ({
     files: [`src/${folder}/**/*.ts`],
@@ -64,6 +76,7 @@ export default tseslint.config(
               group: ['**/http/**', '../http/*'],
               message: 'Dependencies point one way: the core never imports the http adapter.',
             },
+            noTrainingImports,
           ],
         },
       ],
@@ -74,7 +87,7 @@ export default tseslint.config(
     extends: [tseslint.configs.disableTypeChecked],
   },
   {
-    files: ['test/**/*.ts', 'src/**/*.test.ts', 'bench/**/*.ts', 'eval/**/*.test.ts'],
+    files: ['test/**/*.ts', 'src/**/*.test.ts', 'train/**/*.test.ts', 'bench/**/*.ts', 'eval/**/*.test.ts'],
     rules: { 'max-params': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
   },
 );
