@@ -39,14 +39,24 @@ const layerZones = LAYERS.map((folder, index) => ({
     './eval',
     './bench',
     './scripts',
+    './train',
   ],
   message: `Layer order (LAYERS in eslint.config.js): src/${folder} may import ${
     index === LAYERS.length - 1 ? 'no other folder' : `only ${LAYERS.slice(index + 1).join(', ')}`
-  } (and never test/, eval/, bench/ or scripts/).`,
+  } (and never test/, eval/, bench/, scripts/ or train/).`,
 }));
 
 /** Folders of the core that must never reach for the express layer, Redis or winston. */
 const coreFolders = LAYERS.slice(LAYERS.indexOf('http') + 1);
+
+/**
+ * Offline is not online (STYLE.md 17): train/ may import src/, never the other way, so `dist` (built
+ * from src/) holds no training code.
+ */
+const noTrainingImports = {
+  group: ['**/train/*', '**/train/**'],
+  message: 'src/ serves; offline training lives in train/, which imports src/ and never the other way.',
+};
 
 export default tseslint.config(
   {
@@ -81,7 +91,10 @@ export default tseslint.config(
   },
   {
     files: ['src/**/*.ts'],
-    rules: { 'no-console': 'error' },
+    rules: {
+      'no-console': 'error',
+      'no-restricted-imports': ['error', { patterns: [noTrainingImports] }],
+    },
   },
   ...coreFolders.map((folder) => ({
     files: [`src/${folder}/**/*.ts`],
@@ -95,6 +108,7 @@ export default tseslint.config(
               group: ['express', 'ioredis', 'winston'],
               message: 'Core folders never import express, ioredis or winston; wire them in main.ts.',
             },
+            noTrainingImports,
           ],
         },
       ],
@@ -132,7 +146,7 @@ export default tseslint.config(
     rules: { 'no-undef': 'off', 'no-console': 'error' },
   },
   {
-    files: ['test/**/*.ts', 'src/**/*.test.ts', 'bench/**/*.ts', 'eval/**/*.test.ts'],
+    files: ['test/**/*.ts', 'src/**/*.test.ts', 'train/**/*.test.ts', 'bench/**/*.ts', 'eval/**/*.test.ts'],
     rules: { 'max-params': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
   },
 );

@@ -11,7 +11,7 @@ export interface ModelFile {
 /**
  * The learned model autotier's `local` classifier needs: the bundled
  * src/classify/model/local-model.json, or, while that file is not committed yet, a stand-in trained
- * into `tempDir` from eval/prompts.jsonl (`scripts/train.ts --no-cv`, about 2 s). The stand-in has the
+ * into `tempDir` from data/written-train.jsonl (`train/cli.ts --no-cv`, about 20 s). The stand-in has the
  * same format and feature layout, so its per-request cost is representative; its accuracy is not.
  */
 export async function resolveModelFile(options: {
@@ -26,8 +26,8 @@ export async function resolveModelFile(options: {
     [
       '--import',
       import.meta.resolve('tsx'),
-      join(options.projectRoot, 'scripts/train.ts'),
-      join(options.projectRoot, 'eval/prompts.jsonl'),
+      join(options.projectRoot, 'train/cli.ts'),
+      join(options.projectRoot, 'data/written-train.jsonl'),
       '--out',
       out,
       '--no-cv',

@@ -72,7 +72,7 @@ async function main(): Promise<void> {
   const model = await resolveModelFile({ projectRoot, tempDir });
   if (model.standIn)
     notes.push(
-      'src/classify/model/local-model.json is missing: a stand-in model was trained from eval/prompts.jsonl for this run (same format; cost representative, accuracy not)',
+      'src/classify/model/local-model.json is missing: a stand-in model was trained from data/written-train.jsonl for this run (same format; cost representative, accuracy not)',
     );
 
   log('measuring the classifier and the token counter in-process');

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TIERS } from '../shared/tier.js';
-import { applyBlend, toBlendInputs } from './tier-blend.js';
-import { fitBlend } from './train/blend-fitting.js';
+import { applyBlend } from './tier-blend.js';
 
 const learned = { SIMPLE: 0.1, MODERATE: 0.6, COMPLEX: 0.2, EXPERT: 0.1 };
 const heuristic = { SIMPLE: 0.05, MODERATE: 0.15, COMPLEX: 0.7, EXPERT: 0.1 };
@@ -16,15 +15,5 @@ describe('tier blend', () => {
   it('returns one source unchanged when it weighs only that source', () => {
     const blended = applyBlend({ weights: follow(0), bias: [0, 0, 0, 0] }, { learned, heuristic });
     for (const tier of TIERS) expect(blended[tier]).toBeCloseTo(learned[tier], 9);
-  });
-
-  it('learns to trust the source that agrees with the labels', () => {
-    const inputs = Array.from({ length: 40 }, (_, index) =>
-      index % 2 === 0 ? toBlendInputs(learned, heuristic) : toBlendInputs(heuristic, learned),
-    );
-    const targets = inputs.map((_, index) => (index % 2 === 0 ? [0, 0, 1, 0] : [0, 1, 0, 0]));
-    const blend = fitBlend(inputs, targets);
-    const blended = applyBlend(blend, { learned, heuristic });
-    expect(blended.COMPLEX).toBeGreaterThan(blended.MODERATE);
   });
 });

@@ -1,5 +1,5 @@
 import { Agent } from 'undici';
-import { createSeededRandom } from '../../src/classify/train/random.js';
+import { createSeededRandom } from '../../src/shared/seeded-random.js';
 import { sharedTokenCounter } from '../helpers/start-stack.js';
 import { resolveGc, startMemorySampler, toSlopeMbPerMinute, type MemorySample } from './memory-sampler.js';
 import { countResources, waitForBaseline, type ResourceCounts } from './resource-counts.js';

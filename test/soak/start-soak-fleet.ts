@@ -1,6 +1,6 @@
 import { buildService } from '../../src/build-service.js';
 import type { RoutingTableInput } from '../../src/config/routing-table-schema.js';
-import { createSeededRandom } from '../../src/classify/train/random.js';
+import { createSeededRandom } from '../../src/shared/seeded-random.js';
 import { systemClock } from '../../src/shared/clock.js';
 import { createSimulatedFleet, type SimBackend, type SimBackendOptions } from '../../src/sim/index.js';
 import { createMemoryStateStore } from '../../src/state/create-memory-state-store.js';

@@ -1,16 +1,16 @@
 /**
  * How a reviewed-labels file agrees with the labels in labeled JSONL files: the check behind
- * `eval/reviewed-dev-controls.jsonl` (the annotators' blind labels of dev items, against dev's gold).
+ * `data/reviewed-dev-controls.jsonl` (the annotators' blind labels of dev items, against dev's gold).
  *
- *   npx tsx scripts/review-agreement.ts <reviewed.jsonl> <labeled.jsonl>...
+ *   npx tsx train/review-agreement.ts <reviewed.jsonl> <labeled.jsonl>...
  */
 import { TIERS } from '../src/shared/tier.js';
-import { readLabeledExamples } from '../src/classify/train/labeled-example.js';
-import { compareReviewedLabels, readReviewedLabels } from '../src/classify/train/reviewed-labels.js';
+import { readLabeledExamples } from './labeled-example.js';
+import { compareReviewedLabels, readReviewedLabels } from './reviewed-labels.js';
 
 const [reviewedFile, ...files] = process.argv.slice(2);
 if (reviewedFile === undefined || files.length === 0) {
-  console.error('usage: npx tsx scripts/review-agreement.ts <reviewed.jsonl> <labeled.jsonl>...');
+  console.error('usage: npx tsx train/review-agreement.ts <reviewed.jsonl> <labeled.jsonl>...');
   process.exit(2);
 }
 const reviewed = readReviewedLabels(reviewedFile);

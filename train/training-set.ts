@@ -1,6 +1,6 @@
-import { toClassifyInput, type ClassifyInput } from '../classify-input.js';
-import { scoreHeuristics, type HeuristicResult } from '../heuristics.js';
-import { encodeFeatures, type FeatureLayout } from '../model-features.js';
+import { toClassifyInput, type ClassifyInput } from '../src/classify/classify-input.js';
+import { scoreHeuristics, type HeuristicResult } from '../src/classify/heuristics.js';
+import { encodeFeatures, type FeatureLayout } from '../src/classify/model-features.js';
 import type { LabeledExample } from './labeled-example.js';
 
 /** Sparse feature rows of many examples in CSR form: example i owns entries offsets[i]..offsets[i+1]. */

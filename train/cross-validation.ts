@@ -1,10 +1,10 @@
-import type { Tier } from '../../shared/tier.js';
-import type { TierProbabilities } from '../decision.js';
-import type { TierLogits } from '../learned-classifier.js';
-import type { DecisionPolicy } from '../local-model.js';
-import type { LocalMode } from '../local-classifier.js';
-import { toBlendInputs, type TierBlend } from '../tier-blend.js';
-import { toTierProbabilities } from '../tier-probabilities.js';
+import type { Tier } from '../src/shared/tier.js';
+import type { TierProbabilities } from '../src/classify/decision.js';
+import type { TierLogits } from '../src/classify/learned-classifier.js';
+import type { DecisionPolicy } from '../src/classify/local-model.js';
+import type { LocalMode } from '../src/classify/local-classifier.js';
+import { toBlendInputs, type TierBlend } from '../src/classify/tier-blend.js';
+import { toTierProbabilities } from '../src/classify/tier-probabilities.js';
 import { crossFitBlend } from './blend-fitting.js';
 import { fitTemperature, tuneDecision, type DecisionTuning } from './calibration.js';
 import { fitWeights, toLogitsOf, type PreparedData, type TrainingConfig } from './model-fitting.js';

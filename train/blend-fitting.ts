@@ -1,5 +1,5 @@
-import { BLEND_INPUTS, toBlendLogits, type TierBlend } from '../tier-blend.js';
-import { toProbabilityArray, toTierProbabilities } from '../tier-probabilities.js';
+import { BLEND_INPUTS, toBlendLogits, type TierBlend } from '../src/classify/tier-blend.js';
+import { toProbabilityArray, toTierProbabilities } from '../src/classify/tier-probabilities.js';
 
 export interface BlendFitOptions {
   /** L2 strength on the weights (not the bias). @default 1e-3 */

@@ -1,11 +1,6 @@
-import type { LocalModel } from '../../src/classify/local-model.js';
-import type { LabeledExample } from '../../src/classify/train/labeled-example.js';
-import {
-  fitWeights,
-  prepareData,
-  toLocalModel,
-  type TrainingConfig,
-} from '../../src/classify/train/model-fitting.js';
+import type { LocalModel } from '../src/classify/local-model.js';
+import type { LabeledExample } from './labeled-example.js';
+import { fitWeights, prepareData, toLocalModel, type TrainingConfig } from './model-fitting.js';
 
 /** A model fitted on every example, with no calibration (temperature 1) and the median decision. */
 export function trainToyModel(examples: readonly LabeledExample[], config: TrainingConfig): LocalModel {

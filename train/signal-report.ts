@@ -1,13 +1,13 @@
 /**
  * Development report for the heuristic signals: how often each signal fires per gold tier, and the
- * heuristic-only metrics. Usage: `tsx scripts/train-report.ts <labeled.jsonl>...`
+ * heuristic-only metrics. Usage: `npm run train:report -- <labeled.jsonl>...`
  */
 import { TIERS, toTierRank } from '../src/shared/tier.js';
 import { toClassifyInput } from '../src/classify/classify-input.js';
 import { SIGNAL_NAMES, scoreHeuristics } from '../src/classify/heuristics.js';
 import { toTopTier } from '../src/classify/tier-probabilities.js';
-import { readLabeledExamples } from '../src/classify/train/labeled-example.js';
-import { formatTierMetrics, toSourceAccuracy, toTierMetrics } from '../src/classify/train/tier-metrics.js';
+import { readLabeledExamples } from './labeled-example.js';
+import { formatTierMetrics, toSourceAccuracy, toTierMetrics } from './tier-metrics.js';
 
 const files = process.argv.slice(2).filter((argument) => !argument.startsWith('--'));
 const show = process.argv.find((argument) => argument.startsWith('--show='))?.slice('--show='.length);

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { TIERS, type Tier } from '../../shared/tier.js';
-import { DEFAULT_DECISION } from '../local-classifier.js';
+import { TIERS, type Tier } from '../src/shared/tier.js';
+import { DEFAULT_DECISION } from '../src/classify/local-classifier.js';
 import { crossValidate } from './cross-validation.js';
 import { readLabeledExamples } from './labeled-example.js';
 import { DEFAULT_TRAINING_CONFIG, prepareData } from './model-fitting.js';
 import { createSeededRandom } from './random.js';
-import { createJsonlFolder } from '../../../test/helpers/jsonl-folder.js';
+import { createJsonlFolder } from '../test/helpers/jsonl-folder.js';
 
 const MARKERS: Record<Tier, string> = { SIMPLE: 'zork', MODERATE: 'blip', COMPLEX: 'quux', EXPERT: 'frob' };
 const folder = createJsonlFolder('autotier-cv-');

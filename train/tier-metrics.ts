@@ -1,4 +1,4 @@
-import { TIERS, toTierRank, type Tier } from '../../shared/tier.js';
+import { TIERS, toTierRank, type Tier } from '../src/shared/tier.js';
 
 export interface ScoredPrediction {
   predicted: Tier;

@@ -1,13 +1,13 @@
-import { SIGNAL_NAMES } from '../heuristics.js';
-import type { TierLogits } from '../learned-classifier.js';
-import type { DecisionPolicy, LocalModel } from '../local-model.js';
-import type { TierBlend } from '../tier-blend.js';
+import { SIGNAL_NAMES } from '../src/classify/heuristics.js';
+import type { TierLogits } from '../src/classify/learned-classifier.js';
+import type { DecisionPolicy, LocalModel } from '../src/classify/local-model.js';
+import type { TierBlend } from '../src/classify/tier-blend.js';
 import {
   NUMERIC_FEATURES,
   toFeatureLayout,
   type FeatureLayout,
   type FeatureSpec,
-} from '../model-features.js';
+} from '../src/classify/model-features.js';
 import type { LabeledExample } from './labeled-example.js';
 import { toTarget } from './label-targets.js';
 import { trainSoftmax, type SoftmaxWeights } from './softmax-trainer.js';

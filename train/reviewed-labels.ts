@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TIERS, toTierRank, type Tier } from '../../shared/tier.js';
+import { TIERS, toTierRank, type Tier } from '../src/shared/tier.js';
 import { readJsonLines, type LabeledExample } from './labeled-example.js';
 
 /**

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { TIERS, type Tier } from '../../shared/tier.js';
-import type { ChatMessage } from '../../shared/chat.js';
-import type { ClassifyRequest } from '../decision.js';
+import { TIERS, type Tier } from '../src/shared/tier.js';
+import type { ChatMessage } from '../src/shared/chat.js';
+import type { ClassifyRequest } from '../src/classify/decision.js';
 
 const messageSchema = z.looseObject({
   role: z.string(),

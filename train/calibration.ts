@@ -1,9 +1,9 @@
-import type { Tier } from '../../shared/tier.js';
-import type { TierProbabilities } from '../decision.js';
-import { chooseTier } from '../decision-rule.js';
-import type { TierLogits } from '../learned-classifier.js';
-import type { DecisionPolicy } from '../local-model.js';
-import { toTierProbabilities } from '../tier-probabilities.js';
+import type { Tier } from '../src/shared/tier.js';
+import type { TierProbabilities } from '../src/classify/decision.js';
+import { chooseTier } from '../src/classify/decision-rule.js';
+import type { TierLogits } from '../src/classify/learned-classifier.js';
+import type { DecisionPolicy } from '../src/classify/local-model.js';
+import { toTierProbabilities } from '../src/classify/tier-probabilities.js';
 import { toTierMetrics, type ScoredPrediction, type TierMetrics } from './tier-metrics.js';
 
 /** Mean negative log-likelihood of the gold tiers under softmax(logits / temperature). */

@@ -1,4 +1,4 @@
-import { toTierRank } from '../../shared/tier.js';
+import { toTierRank } from '../src/shared/tier.js';
 import type { LabeledExample } from './labeled-example.js';
 import { findRefinedTarget } from './weak-label-refinements.js';
 

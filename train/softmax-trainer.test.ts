@@ -1,11 +1,11 @@
 import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { TIERS, type Tier } from '../../shared/tier.js';
-import { createLocalClassifier } from '../local-classifier.js';
-import { parseLocalModel, toLocalModelJson } from '../local-model.js';
+import { TIERS, type Tier } from '../src/shared/tier.js';
+import { createLocalClassifier } from '../src/classify/local-classifier.js';
+import { parseLocalModel, toLocalModelJson } from '../src/classify/local-model.js';
 import { readLabeledExamples, type LabeledExample } from './labeled-example.js';
-import { createJsonlFolder } from '../../../test/helpers/jsonl-folder.js';
-import { trainToyModel } from '../../../test/helpers/toy-model.js';
+import { createJsonlFolder } from '../test/helpers/jsonl-folder.js';
+import { trainToyModel } from './toy-model.js';
 import {
   averageWeights,
   DEFAULT_TRAINING_CONFIG,

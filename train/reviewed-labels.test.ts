@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { createLocalClassifier } from '../local-classifier.js';
+import { createLocalClassifier } from '../src/classify/local-classifier.js';
 import { toTarget } from './label-targets.js';
 import { readLabeledExamples, type LabeledExample } from './labeled-example.js';
-import { createJsonlFolder } from '../../../test/helpers/jsonl-folder.js';
-import { trainToyModel } from '../../../test/helpers/toy-model.js';
+import { createJsonlFolder } from '../test/helpers/jsonl-folder.js';
+import { trainToyModel } from './toy-model.js';
 import { DEFAULT_TRAINING_CONFIG } from './model-fitting.js';
 import { applyReviewedLabels, compareReviewedLabels, readReviewedLabels } from './reviewed-labels.js';
 

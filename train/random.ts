@@ -1,6 +1,6 @@
-import type { Random } from '../../shared/clock.js';
+import type { Random } from '../src/shared/clock.js';
 
-export { createSeededRandom } from '../../shared/seeded-random.js';
+export { createSeededRandom } from '../src/shared/seeded-random.js';
 
 /** Fisher-Yates shuffle of 0..count-1. */
 export function toShuffledIndices(count: number, random: Random): number[] {

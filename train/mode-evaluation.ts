@@ -1,8 +1,8 @@
-import type { TierProbabilities } from '../decision.js';
-import { applyTierBounds, chooseTier } from '../decision-rule.js';
-import type { DecisionPolicy } from '../local-model.js';
-import type { LocalMode } from '../local-classifier.js';
-import { applyBlend, type TierBlend } from '../tier-blend.js';
+import type { TierProbabilities } from '../src/classify/decision.js';
+import { applyTierBounds, chooseTier } from '../src/classify/decision-rule.js';
+import type { DecisionPolicy } from '../src/classify/local-model.js';
+import type { LocalMode } from '../src/classify/local-classifier.js';
+import { applyBlend, type TierBlend } from '../src/classify/tier-blend.js';
 import { toTierMetrics, type ScoredPrediction, type TierMetrics } from './tier-metrics.js';
 import type { EncodedExample } from './training-set.js';
 

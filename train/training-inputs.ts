@@ -1,0 +1,64 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve } from 'node:path';
+import { hashId } from './random.js';
+import type { LabeledExample } from './labeled-example.js';
+
+/**
+ * What `npm run train` reads with no arguments (STYLE.md 17): the shared datasets beside the
+ * repository, the training data in data/, and never eval/prompts.jsonl, the set the eval and the CI
+ * floor score as unseen. Paths are relative to the project root.
+ */
+export const DEFAULT_TRAINING_FILES: readonly string[] = Object.freeze([
+  '../shared/datasets/train-weak.jsonl',
+  '../shared/datasets/dev.jsonl',
+  'data/written-train.jsonl',
+]);
+/** Reviewed tiers for train-weak's prompts (`--reviewed`). */
+export const DEFAULT_REVIEWED_FILES: readonly string[] = Object.freeze(['data/reviewed-weak-labels.jsonl']);
+/** The shipped model, which `npm run train` writes and `--check` compares against. */
+export const DEFAULT_MODEL_FILE = 'src/classify/model/local-model.json';
+/** The labeled eval set: scored, never trained on (the trainer refuses any file under eval/). */
+export const EVAL_FILE = 'eval/prompts.jsonl';
+/**
+ * Share of the gold examples (dev's) never trained on, chosen by a hash of the id so the split does not
+ * depend on the seed or on the file order. @default 0.2
+ */
+export const DEFAULT_HELD_OUT_SHARE = 0.2;
+
+/** Gold examples in the fixed held-out share: `hashId(id) % 1000 < share * 1000`. */
+export function isHeldOut(example: LabeledExample, share: number): boolean {
+  return example.gold && hashId(example.id) % 1000 < share * 1000;
+}
+
+/** One input file as the model's metadata records it. */
+export interface InputRecord {
+  /** Relative to the project root, `/`-separated. */
+  path: string;
+  /** Hex SHA-256 of the file's bytes. */
+  sha256: string;
+  use: 'examples' | 'reviewed labels';
+}
+
+export function toSha256(file: string): string {
+  return createHash('sha256').update(readFileSync(file)).digest('hex');
+}
+
+/** `file` (absolute or relative to the working directory) relative to `root`, `/`-separated. */
+export function toProjectPath(file: string, root: string): string {
+  return relative(root, resolve(file)).split('\\').join('/');
+}
+
+export function toInputRecord(file: string, options: { root: string; use: InputRecord['use'] }): InputRecord {
+  const path = toProjectPath(file, options.root);
+  return { path, sha256: toSha256(isAbsolute(path) ? path : join(options.root, path)), use: options.use };
+}
+
+/** Throws when a training file lies in eval/: that folder holds the scored set, never training data. */
+export function assertNotEvalFile(file: string, root: string): void {
+  const path = toProjectPath(file, root);
+  if (path === 'eval' || path.startsWith('eval/'))
+    throw new Error(
+      `${path}: eval/ holds the labeled eval set, which the model never trains on; score it with npm run eval or --holdout`,
+    );
+}
