@@ -38,6 +38,12 @@ export interface Step {
   clear?: string[];
   /** Pause before the step, ms. */
   waitMs?: number;
+  /**
+   * Moves the app's clock this far ahead before the step, ms (after `waitMs`): cooldowns lapse on this
+   * clock, so a scenario can keep a long cooldown that a loaded machine cannot let lapse early, and
+   * still see what happens after it.
+   */
+  advanceMs?: number;
   /** Expected status of GET /ready at the start of the step (after the wait). */
   ready?: 200 | 503;
   /** The next request and what it must get. */

@@ -95,6 +95,7 @@ async function runStep(run: Run, step: Step): Promise<void> {
   const callsBefore = totalCalls(run.stack);
   clearFaults(run.stack, step.clear ?? []);
   if (step.waitMs !== undefined) await sleep(step.waitMs);
+  if (step.advanceMs !== undefined) run.stack.clock.advance(step.advanceMs);
   if (step.ready !== undefined)
     run.expect((await fetch(`${run.stack.url}/ready`)).status, '/ready').toBe(step.ready);
   if (step.expect !== undefined) await runRequests(run, step, step.expect);
