@@ -77,15 +77,13 @@ export function createBalancer(options: BalancerOptions): Balancer {
   return { execute: (request) => execute(parts, request) };
 }
 
+function startRun(request: ExecuteRequest): RequestRun {
+  const deadlineAt = request.startedAt + request.plan.timeouts.total_ms;
+  return { request, deadlineAt, attempts: [], upstreamMs: 0, calls: 0, notes: NO_FAILURES };
+}
+
 async function execute(parts: Parts, request: ExecuteRequest): Promise<ExecuteResult> {
-  const run: RequestRun = {
-    request,
-    deadlineAt: request.startedAt + request.plan.timeouts.total_ms,
-    attempts: [],
-    upstreamMs: 0,
-    calls: 0,
-    notes: NO_FAILURES,
-  };
+  const run = startRun(request);
   let candidates: readonly Candidate[] = await orderCandidates(parts, request.plan);
   for (let round = 0; ; round += 1) {
     const result = await runRound(parts, run, candidates);
@@ -148,7 +146,7 @@ async function tryCandidate(
   run: RequestRun,
   candidate: Candidate,
 ): Promise<ExecuteResult | undefined> {
-  const { clock, health } = parts;
+  const { clock } = parts;
   const limits = toAttemptLimits(run.request.plan.timeouts, { at: run.deadlineAt, now: clock.now() });
   run.calls += 1;
   await parts.store.addInFlight(candidate.deployment.id, 1);
@@ -166,18 +164,24 @@ async function tryCandidate(
       requestId: request.requestId,
       commit: request.commit,
     });
-    run.upstreamMs += clock.now() - startedAt;
-    const durationMs = clock.now() - startedAt;
-    recordAttempt(parts, run, { candidate, outcome: 'OK', message: 'answered', called: true, durationMs });
-    if (request.commit === 'complete') {
-      const completionTokens = toCompletionTokens(committed.head);
-      await health.onSuccess(candidate, { ttftMs: committed.ttftMs, completionTokens });
-    }
-    return toResult(parts, run, { candidate, committed, startedAt });
+    return await bookAnswer(parts, run, { candidate, committed, startedAt });
   } catch (thrown) {
     await bookFailure(parts, run, { candidate, error: toRouterError(thrown), startedAt });
     return undefined;
   }
+}
+
+/** Books the attempt that reached the commit point (a buffered one is over: its books close now). */
+async function bookAnswer(parts: Parts, run: RequestRun, answer: AnsweredAttempt): Promise<ExecuteResult> {
+  const { candidate, committed, startedAt } = answer;
+  run.upstreamMs += parts.clock.now() - startedAt;
+  const durationMs = parts.clock.now() - startedAt;
+  recordAttempt(parts, run, { candidate, outcome: 'OK', message: 'answered', called: true, durationMs });
+  if (run.request.commit === 'complete') {
+    const completionTokens = toCompletionTokens(committed.head);
+    await parts.health.onSuccess(candidate, { ttftMs: committed.ttftMs, completionTokens });
+  }
+  return toResult(parts, run, answer);
 }
 
 /** Books a failed attempt and notes what it means for the next ones; throws when it ends the request. */

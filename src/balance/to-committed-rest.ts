@@ -16,6 +16,15 @@ export interface CommittedRest {
   cancel(): void;
 }
 
+/** What reading the rest needs from its owner. */
+interface RestHooks {
+  /** Sees each batch before the client does (to keep the latest usage). */
+  note(batch: readonly UpstreamEvent[]): void;
+  settle(error?: RouterError): Promise<void>;
+  isSettled(): boolean;
+  cancel(): void;
+}
+
 /** The part of a committed stream after its first content token; settles exactly once. */
 export function toCommittedRest(committed: CommittedAttempt, settlement: RestSettlement): CommittedRest {
   let settled = false;
@@ -31,31 +40,36 @@ export function toCommittedRest(committed: CommittedAttempt, settlement: RestSet
     void committed.iterator.return?.();
     void settle();
   };
-  const note = (batch: readonly UpstreamEvent[]): void => {
-    completionTokens = toCompletionTokens(batch) || completionTokens;
-  };
-  const rest: AsyncIterable<UpstreamEvent[]> = {
-    async *[Symbol.asyncIterator]() {
-      try {
-        if (committed.pending.length > 0) {
-          note(committed.pending);
-          yield committed.pending;
-        }
-        for (;;) {
-          const next = await committed.iterator.next();
-          if (next.done === true) break;
-          note(next.value);
-          yield next.value;
-        }
-        await settle();
-      } catch (error) {
-        const routerError = toRouterError(error);
-        await settle(routerError);
-        throw routerError;
-      } finally {
-        if (!settled) cancel();
-      }
+  const hooks: RestHooks = {
+    note: (batch) => {
+      completionTokens = toCompletionTokens(batch) || completionTokens;
     },
+    settle,
+    isSettled: () => settled,
+    cancel,
   };
-  return { rest, cancel };
+  return { rest: { [Symbol.asyncIterator]: () => readRest(committed, hooks) }, cancel };
+}
+
+/** The pending batch, then the live iterator to its end; settles on the end or the first error. */
+async function* readRest(committed: CommittedAttempt, hooks: RestHooks): AsyncGenerator<UpstreamEvent[]> {
+  try {
+    if (committed.pending.length > 0) {
+      hooks.note(committed.pending);
+      yield committed.pending;
+    }
+    for (;;) {
+      const next = await committed.iterator.next();
+      if (next.done === true) break;
+      hooks.note(next.value);
+      yield next.value;
+    }
+    await hooks.settle();
+  } catch (error) {
+    const routerError = toRouterError(error);
+    await hooks.settle(routerError);
+    throw routerError;
+  } finally {
+    if (!hooks.isSettled()) hooks.cancel();
+  }
 }

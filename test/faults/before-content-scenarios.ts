@@ -30,7 +30,7 @@ export const BEFORE_CONTENT_SCENARIOS: readonly FaultScenario[] = [
     name: "429 with Retry-After on a group's only deployment: waits it out, then the same deployment answers",
     group: ['a'],
     faults: { a: { name: 'rate_limit', params: { seconds: 1 } } },
-    during: { atMs: 300, clear: ['a'] },
+    during: { onCall: 'a', clear: ['a'] },
     first: { view: 'complete', from: 'a', attempts: 2 },
     within: after(1000),
     calls: { a: 2, b: 0 },

@@ -27,7 +27,7 @@ export type Expected =
   | { view: 'in_band_error'; from: string; code: string }
   /** A non-200 JSON error body (never SSE, never a 200). */
   | { view: 'error'; status: number; code: string; retryAfter?: string }
-  /** The client disconnected first (`abortAtMs`). */
+  /** The client disconnected first (`abortOnCall`). */
   | { view: 'aborted' };
 
 /** Upstream calls counted by the simulator, cumulative: an exact count or an upper bound. */
@@ -80,10 +80,13 @@ export interface FaultScenario {
   faults?: Record<string, FaultSpec>;
   /** Backends whose server is closed before the first request (connection refused). */
   closed?: string[];
-  /** The client of the first request disconnects this many ms after sending it. */
-  abortAtMs?: number;
-  /** Clears these faults this many ms after the first request starts, while it is in flight. */
-  during?: { atMs: number; clear: string[] };
+  /**
+   * The client of the first request disconnects `afterMs` (default 0) after `backend` received its
+   * call: tied to the call, not to the send, so a slow machine cannot make it leave before the call.
+   */
+  abortOnCall?: { backend: string; afterMs?: number };
+  /** Clears these faults once `onCall` has received its first call, while the first request is in flight. */
+  during?: { onCall: string; clear: string[] };
   /** @default both */
   modes?: readonly Mode[];
   /** The first request; a function when stream and non-stream clients must see different things. */
