@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { silentLogger } from '../shared/logger.js';
 import { createManualClock } from '../shared/clock.js';
 import type { Tier } from '../shared/tier.js';
@@ -92,14 +92,25 @@ describe('the classification cascade', () => {
   });
 
   it('adds at most the deadline when the LLM never answers, and falls back one tier up', async () => {
-    const started = performance.now();
-    const decision = await cascade({
-      local: localSaying('MODERATE', 0.4),
-      llm: llmAnswering('silent'),
-      deadlineMs: 50,
-    }).classify(request('a'));
-    expect(performance.now() - started).toBeLessThan(150);
-    expect(decision).toMatchObject({ tier: 'COMPLEX', cause: 'fallback' });
+    // fake timers: the deadline is a setTimeout, so the test moves time instead of measuring it
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      let settled = false;
+      const pending = cascade({
+        local: localSaying('MODERATE', 0.4),
+        llm: llmAnswering('silent'),
+        deadlineMs: 50,
+      })
+        .classify(request('a'))
+        .finally(() => (settled = true));
+      await vi.advanceTimersByTimeAsync(49);
+      expect(settled).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(settled).toBe(true);
+      expect(await pending).toMatchObject({ tier: 'COMPLEX', cause: 'fallback' });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('falls back on an invalid reply', async () => {

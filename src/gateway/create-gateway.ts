@@ -1,4 +1,4 @@
-import type { Balancer } from '../balance/create-balancer.js';
+import type { Balancer } from '../balance/balancer.js';
 import type { Classifier } from '../classify/decision.js';
 import type { LoadedTable } from '../config/load-routing-table.js';
 import type { ApiKeyConfig } from '../config/table-part-schemas.js';

@@ -1,4 +1,4 @@
-import type { ExecuteResult } from '../balance/create-balancer.js';
+import type { ExecuteResult } from '../balance/balancer.js';
 import {
   toLoggedPath,
   type RequestObserver,

@@ -1,4 +1,4 @@
-import type { Balancer } from '../balance/create-balancer.js';
+import type { Balancer } from '../balance/balancer.js';
 import type { DeploymentConfig } from '../config/table-part-schemas.js';
 import type { KeyAdmission } from '../policy/api-keys.js';
 import type { Clock } from '../shared/clock.js';

@@ -1,4 +1,4 @@
-import type { ExecuteResult } from '../balance/create-balancer.js';
+import type { ExecuteResult } from '../balance/balancer.js';
 import type { RouteDecision } from './decide-route.js';
 
 export interface RouteHeadersInput {

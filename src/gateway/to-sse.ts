@@ -1,4 +1,4 @@
-import type { ExecuteResult } from '../balance/create-balancer.js';
+import type { ExecuteResult } from '../balance/balancer.js';
 import { RouterError, toOpenAIErrorBody, toRouterError } from '../shared/errors.js';
 import type { ChatChunk, Usage } from '../upstream/chat-chunk.js';
 import type { UpstreamEvent } from '../upstream/upstream.js';

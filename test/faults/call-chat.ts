@@ -67,8 +67,8 @@ function judgeSse(text: string): Pick<ChatCall, 'view' | 'code' | 'detail'> {
 }
 
 export interface CallOptions {
-  /** The client disconnects this many ms after sending. */
-  abortAtMs?: number;
+  /** The client disconnects when this settles. */
+  abortWhen?: Promise<unknown>;
 }
 
 const ABORTED: Omit<ChatCall, 'elapsedMs'> = {
@@ -86,8 +86,7 @@ const ABORTED: Omit<ChatCall, 'elapsedMs'> = {
 export async function callChat(url: string, mode: Mode, options: CallOptions = {}): Promise<ChatCall> {
   const started = performance.now();
   const controller = new AbortController();
-  const timer =
-    options.abortAtMs === undefined ? undefined : setTimeout(() => controller.abort(), options.abortAtMs);
+  void options.abortWhen?.then(() => controller.abort());
   try {
     const response = await fetch(`${url}/v1/chat/completions`, {
       method: 'POST',
@@ -104,8 +103,6 @@ export async function callChat(url: string, mode: Mode, options: CallOptions = {
   } catch (error) {
     if (!controller.signal.aborted) throw error;
     return { ...ABORTED, elapsedMs: performance.now() - started };
-  } finally {
-    clearTimeout(timer);
   }
 }
 

@@ -27,7 +27,7 @@ export type Expected =
   | { view: 'in_band_error'; from: string; code: string }
   /** A non-200 JSON error body (never SSE, never a 200). */
   | { view: 'error'; status: number; code: string; retryAfter?: string }
-  /** The client disconnected first (`abortAtMs`). */
+  /** The client disconnected first (`abortOnCall`). */
   | { view: 'aborted' };
 
 /** Upstream calls counted by the simulator, cumulative: an exact count or an upper bound. */
@@ -38,6 +38,12 @@ export interface Step {
   clear?: string[];
   /** Pause before the step, ms. */
   waitMs?: number;
+  /**
+   * Moves the app's clock this far ahead before the step, ms (after `waitMs`): cooldowns lapse on this
+   * clock, so a scenario can keep a long cooldown that a loaded machine cannot let lapse early, and
+   * still see what happens after it.
+   */
+  advanceMs?: number;
   /** Expected status of GET /ready at the start of the step (after the wait). */
   ready?: 200 | 503;
   /** The next request and what it must get. */
@@ -74,10 +80,13 @@ export interface FaultScenario {
   faults?: Record<string, FaultSpec>;
   /** Backends whose server is closed before the first request (connection refused). */
   closed?: string[];
-  /** The client of the first request disconnects this many ms after sending it. */
-  abortAtMs?: number;
-  /** Clears these faults this many ms after the first request starts, while it is in flight. */
-  during?: { atMs: number; clear: string[] };
+  /**
+   * The client of the first request disconnects `afterMs` (default 0) after `backend` received its
+   * call: tied to the call, not to the send, so a slow machine cannot make it leave before the call.
+   */
+  abortOnCall?: { backend: string; afterMs?: number };
+  /** Clears these faults once `onCall` has received its first call, while the first request is in flight. */
+  during?: { onCall: string; clear: string[] };
   /** @default both */
   modes?: readonly Mode[];
   /** The first request; a function when stream and non-stream clients must see different things. */

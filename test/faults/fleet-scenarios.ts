@@ -114,7 +114,9 @@ export const FLEET_SCENARIOS: readonly FaultScenario[] = [
   },
   {
     name: 'recovery: after the fault clears, traffic returns after cooldown_ms with one probe',
-    cooldownMs: 800,
+    // cooldowns here are long and lapse by advancing the app's clock: a loaded machine cannot let one
+    // lapse before the steps that must still see it
+    cooldownMs: 30_000,
     faults: { a: { name: 'error_503' } },
     first: { view: 'complete', from: 'b', attempts: 2 },
     within: AT_ONCE,
@@ -126,22 +128,32 @@ export const FLEET_SCENARIOS: readonly FaultScenario[] = [
         within: AT_ONCE,
         calls: { a: 1 },
       },
-      { waitMs: 850, ready: 200, expect: { view: 'complete', from: 'a', attempts: 1 }, calls: { a: 2 } },
+      {
+        advanceMs: 30_000,
+        ready: 200,
+        expect: { view: 'complete', from: 'a', attempts: 1 },
+        calls: { a: 2 },
+      },
       { expect: { view: 'complete', from: 'a', attempts: 1 }, calls: { a: 3, b: 2 } },
     ],
   },
   {
     name: 'recovery after a failed probe: the cooldown doubles, then one probe brings the deployment back',
-    cooldownMs: 800,
+    cooldownMs: 20_000,
     faults: { a: { name: 'error_503' } },
     first: { view: 'complete', from: 'b', attempts: 2 },
     within: AT_ONCE,
     calls: { a: 1, b: 1 },
     then: [
-      // The probe fails: a is benched again, for 1600 ms this time.
-      { waitMs: 850, expect: { view: 'complete', from: 'b', attempts: 2 }, calls: { a: 2, b: 2 } },
-      { clear: ['a'], waitMs: 850, expect: { view: 'complete', from: 'b', attempts: 1 }, calls: { a: 2 } },
-      { waitMs: 850, expect: { view: 'complete', from: 'a', attempts: 1 }, calls: { a: 3, b: 3 } },
+      // The probe fails: a is benched again, for 40 s this time.
+      { advanceMs: 20_000, expect: { view: 'complete', from: 'b', attempts: 2 }, calls: { a: 2, b: 2 } },
+      {
+        clear: ['a'],
+        advanceMs: 20_000,
+        expect: { view: 'complete', from: 'b', attempts: 1 },
+        calls: { a: 2 },
+      },
+      { advanceMs: 20_000, expect: { view: 'complete', from: 'a', attempts: 1 }, calls: { a: 3, b: 3 } },
     ],
   },
 ];

@@ -18,6 +18,18 @@ import { startFaultStack, type FaultStack } from './start-fault-stack.js';
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** How often a scenario looks for an upstream call it waits on, ms. */
+const CALL_POLL_MS = 5;
+
+/** Resolves once `id` has received a call, or never when `over()` turns true first. */
+async function whenCalled(stack: FaultStack, id: string, over: () => boolean): Promise<boolean> {
+  while (stack.sim(id).stats().chatRequests === 0) {
+    if (over()) return false;
+    await sleep(CALL_POLL_MS);
+  }
+  return true;
+}
+
 /** Timers may fire a little before performance.now() says the delay is over, in ms. */
 const TIMER_SLACK_MS = 5;
 
@@ -95,6 +107,7 @@ async function runStep(run: Run, step: Step): Promise<void> {
   const callsBefore = totalCalls(run.stack);
   clearFaults(run.stack, step.clear ?? []);
   if (step.waitMs !== undefined) await sleep(step.waitMs);
+  if (step.advanceMs !== undefined) run.stack.clock.advance(step.advanceMs);
   if (step.ready !== undefined)
     run.expect((await fetch(`${run.stack.url}/ready`)).status, '/ready').toBe(step.ready);
   if (step.expect !== undefined) await runRequests(run, step, step.expect);
@@ -125,6 +138,28 @@ async function checkSettled(run: Run): Promise<void> {
   expect([...(await stack.store.getInFlight(stack.ids))], 'in-flight counts in the store').toEqual([]);
 }
 
+/** The first request, with its `during` and `abortOnCall` tied to the upstream call they wait on. */
+async function callFirst(run: Run): Promise<ChatCall> {
+  const { scenario, stack } = run;
+  let over = false;
+  const { during, abortOnCall } = scenario;
+  if (during !== undefined)
+    void whenCalled(stack, during.onCall, () => over).then(
+      (called) => called && clearFaults(stack, during.clear),
+    );
+  const abortWhen =
+    abortOnCall &&
+    whenCalled(stack, abortOnCall.backend, () => over).then(async (called) => {
+      if (called) await sleep(abortOnCall.afterMs ?? 0);
+      else await new Promise(() => undefined);
+    });
+  try {
+    return await callChat(stack.url, run.mode, abortWhen === undefined ? {} : { abortWhen });
+  } finally {
+    over = true;
+  }
+}
+
 /** Runs one scenario through the real HTTP API on a stack of its own. */
 export async function runFaultScenario(
   scenario: FaultScenario,
@@ -145,14 +180,7 @@ export async function runFaultScenario(
   try {
     await Promise.all((scenario.closed ?? []).map((id) => stack.sim(id).close()));
     for (const [id, fault] of Object.entries(scenario.faults ?? {})) stack.sim(id).setFault(fault);
-    const { during } = scenario;
-    const timer = during && setTimeout(() => clearFaults(stack, during.clear), during.atMs);
-    const call = await callChat(
-      stack.url,
-      mode,
-      scenario.abortAtMs === undefined ? {} : { abortAtMs: scenario.abortAtMs },
-    );
-    clearTimeout(timer);
+    const call = await callFirst(run);
     checkCall(run, call, byMode(scenario.first, mode), byMode(scenario.within, mode));
     checkCalls(run, byMode(scenario.calls, mode));
     for (const step of scenario.then ?? []) await runStep(run, step);

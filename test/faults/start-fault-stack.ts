@@ -4,7 +4,7 @@ import { createRecordingLogger } from '../../src/shared/logger.js';
 import { createSimulatedFleet, type SimBackend, type SimBackendOptions } from '../../src/sim/index.js';
 import { createMemoryStateStore } from '../../src/state/create-memory-state-store.js';
 import type { StateStore } from '../../src/state/state-store.js';
-import { systemClock } from '../../src/shared/clock.js';
+import { createShiftedClock, type ShiftedClock } from '../helpers/shifted-clock.js';
 import { sharedTokenCounter, toTable, unreachableClassifier } from '../helpers/start-stack.js';
 
 export interface FaultStackOptions {
@@ -18,6 +18,8 @@ export interface FaultStack {
   sim: (id: string) => SimBackend;
   ids: string[];
   store: StateStore;
+  /** The app's clock: real time, moved ahead by `advance` to jump over cooldowns. */
+  clock: ShiftedClock;
   close(): Promise<void>;
 }
 
@@ -28,7 +30,8 @@ export interface FaultStack {
 export async function startFaultStack(options: FaultStackOptions): Promise<FaultStack> {
   const fleet = await createSimulatedFleet({ backends: options.backends });
   const urls = Object.fromEntries(fleet.backends.map((backend) => [backend.id, backend.baseUrl]));
-  const store = createMemoryStateStore({ clock: systemClock });
+  const clock = createShiftedClock();
+  const store = createMemoryStateStore({ clock });
   const service = buildService({
     table: toTable(options.table(urls)),
     logger: createRecordingLogger(),
@@ -36,6 +39,7 @@ export async function startFaultStack(options: FaultStackOptions): Promise<Fault
     createClassifier: unreachableClassifier,
     random: () => 0,
     store,
+    clock,
   });
   const { url } = await service.listen(0);
   return {
@@ -43,6 +47,7 @@ export async function startFaultStack(options: FaultStackOptions): Promise<Fault
     sim: (id) => fleet.byId(id),
     ids: fleet.backends.map((backend) => backend.id),
     store,
+    clock,
     async close() {
       await service.close();
       await fleet.close();

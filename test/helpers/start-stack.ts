@@ -4,7 +4,7 @@ import type { Classifier } from '../../src/classify/decision.js';
 import { parseRoutingTable, type LoadedTable } from '../../src/config/load-routing-table.js';
 import type { RoutingTableInput } from '../../src/config/routing-table-schema.js';
 import { createRecordingLogger } from '../../src/shared/logger.js';
-import type { Clock, Random } from '../../src/shared/clock.js';
+import type { Clock, Random, Sleep } from '../../src/shared/clock.js';
 import type { StateStore } from '../../src/state/state-store.js';
 import { createTokenCounter, type TokenCounter } from '../../src/policy/token-counter.js';
 import { createSimulatedFleet, type SimBackend, type SimBackendOptions } from '../../src/sim/index.js';
@@ -15,6 +15,8 @@ export interface StackOptions {
   table: (urls: Record<string, string>) => RoutingTableInput;
   random?: Random;
   clock?: Clock;
+  /** The balancer's backoff sleep. @default systemSleep */
+  sleep?: Sleep;
   classifier?: (table: LoadedTable) => Classifier;
   store?: StateStore;
   /** @default sharedTokenCounter() */
@@ -59,6 +61,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     createClassifier: options.classifier ?? unreachableClassifier,
     ...(options.random === undefined ? {} : { random: options.random }),
     ...(options.clock === undefined ? {} : { clock: options.clock }),
+    ...(options.sleep === undefined ? {} : { sleep: options.sleep }),
     ...(options.store === undefined ? {} : { store: options.store }),
   });
   const { url } = await service.listen(0);

@@ -1,0 +1,455 @@
+import { describe, expect, it } from 'vitest';
+import { routingTableSchema, type RoutingTable } from '../config/routing-table-schema.js';
+import { createRecordingLogger } from '../shared/logger.js';
+import type { AttemptSummary } from '../observe/request-summary.js';
+import { createCancelController } from '../shared/cancel-signal.js';
+import { RouterError } from '../shared/errors.js';
+import { createMemoryStateStore } from '../state/create-memory-state-store.js';
+import { createManualTime } from '../../test/helpers/manual-time.js';
+import { createScriptedUpstream, type Outcome } from '../../test/helpers/scripted-upstream.js';
+import { deployment, TEST_TIMEOUTS } from '../../test/helpers/balance-fixtures.js';
+import type { ExecuteRequest, ExecuteResult } from './balancer.js';
+import { createBalancer } from './create-balancer.js';
+import type { RoutePlan } from './route-plan.js';
+
+interface SetupOptions {
+  scripts?: Record<string, Outcome[]>;
+  group?: string[];
+  fallback?: string[];
+  /** Deployment fields by id (context_window, max_concurrency, limits). */
+  overrides?: Record<string, Record<string, unknown>>;
+  timeouts?: Partial<typeof TEST_TIMEOUTS>;
+  cooldownMs?: number;
+}
+
+const RETRY = { max_attempts: 4, backoff_base_ms: 50, backoff_max_ms: 200, retry_after_cap_ms: 3000 };
+
+function toTable(options: SetupOptions): RoutingTable {
+  const ids = [...(options.group ?? ['a', 'b']), ...(options.fallback ?? [])];
+  return routingTableSchema.parse({
+    deployments: ids.map((id) => ({
+      id,
+      model: 'sim-model',
+      base_url: `http://${id}.invalid/v1`,
+      context_window: 32_768,
+      ...options.overrides?.[id],
+    })),
+    tiers: Object.fromEntries(
+      ['SIMPLE', 'MODERATE', 'COMPLEX', 'EXPERT'].map((tier) => [
+        tier,
+        { group: options.group ?? ['a', 'b'], fallback: options.fallback ?? [] },
+      ]),
+    ),
+    balancer: { cooldown_ms: options.cooldownMs ?? 2000, retry: RETRY },
+  });
+}
+
+/** A balancer on a scripted upstream, the memory store and manual time; random() = 0 keeps group order. */
+function setup(options: SetupOptions = {}) {
+  const time = createManualTime();
+  const upstream = createScriptedUpstream(time, options.scripts);
+  const store = createMemoryStateStore({ clock: time.clock });
+  const table = toTable(options);
+  const attempts: AttemptSummary[] = [];
+  const benched: string[] = [];
+  const balancer = createBalancer({
+    upstream,
+    store,
+    clock: time.clock,
+    random: () => 0,
+    sleep: time.sleep,
+    logger: createRecordingLogger(),
+    table: () => table,
+    onAttempt: (attempt) => attempts.push(attempt),
+    onCooldown: (id, reason) => benched.push(`${id}: ${reason}`),
+  });
+  const byId = (id: string) => deployment(id, options.overrides?.[id]);
+  const plan: RoutePlan = {
+    tier: 'SIMPLE',
+    group: (options.group ?? ['a', 'b']).map(byId),
+    fallback: (options.fallback ?? []).map(byId),
+    strategy: 'weighted',
+    timeouts: { ...TEST_TIMEOUTS, ...options.timeouts },
+  };
+  let requests = 0;
+  const toRequest = (overrides: Partial<ExecuteRequest> = {}): ExecuteRequest => ({
+    plan,
+    path: '/chat/completions',
+    toBody: (target) => JSON.stringify({ model: target.model }),
+    signal: createCancelController().signal,
+    requestId: `request-${(requests += 1)}`,
+    commit: 'complete',
+    startedAt: time.clock.now(),
+    promptTokens: 10,
+    ...overrides,
+  });
+  /** Runs one request to its end, moving manual time as it waits. */
+  const send = (overrides: Partial<ExecuteRequest> = {}): Promise<ExecuteResult> =>
+    time.runUntil(balancer.execute(toRequest(overrides)));
+  /** The error one request ends with. */
+  const sendFailing = async (overrides: Partial<ExecuteRequest> = {}) => {
+    const error = await send(overrides).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    if (!(error instanceof RouterError)) throw new Error(`expected a RouterError, got ${String(error)}`);
+    return error;
+  };
+  return { time, upstream, store, attempts, benched, balancer, toRequest, send, sendFailing };
+}
+
+const ids = (result: ExecuteResult) =>
+  result.attempts.map((attempt) => `${attempt.deploymentId}: ${attempt.outcome}`);
+
+async function drain(result: ExecuteResult): Promise<number> {
+  let batches = 0;
+  for await (const _batch of result.rest) batches += 1;
+  return batches;
+}
+
+describe('createBalancer: failover order', () => {
+  it('answers from the first deployment of the group when it is healthy, without waiting', async () => {
+    const { send, upstream, time } = setup();
+    const result = await send();
+    expect(result.deployment.id).toBe('a');
+    expect(ids(result)).toEqual(['a: OK']);
+    expect(upstream.calls.map((call) => call.deploymentId)).toEqual(['a']);
+    expect(time.sleeps).toEqual([]);
+  });
+
+  it('fails over along the group, then along the quality-ordered fallback chain', async () => {
+    const { send } = setup({
+      group: ['a', 'b'],
+      fallback: ['c', 'd'],
+      scripts: {
+        a: [{ kind: 'status', status: 503 }],
+        b: [{ kind: 'connect_error' }],
+        c: [{ kind: 'status', status: 500 }],
+      },
+    });
+    const result = await send();
+    expect(ids(result)).toEqual([
+      'a: UPSTREAM_SERVER_ERROR',
+      'b: UPSTREAM_CONNECT_FAILED',
+      'c: UPSTREAM_SERVER_ERROR',
+      'd: OK',
+    ]);
+    expect(result.deployment.id).toBe('d');
+    expect(result.fallbacks).toBe(2);
+    expect(result.attempts.map((attempt) => attempt.fallback)).toEqual([false, false, true, true]);
+  });
+
+  it('makes at most max_attempts (4) calls, then answers 503 naming every attempt', async () => {
+    const down: Outcome[] = [{ kind: 'status', status: 503 }];
+    const { sendFailing, upstream } = setup({
+      group: ['a', 'b', 'c'],
+      fallback: ['d', 'e'],
+      scripts: { a: down, b: down, c: down, d: down, e: down },
+    });
+    const error = await sendFailing();
+    expect(error).toMatchObject({ code: 'ALL_DEPLOYMENTS_FAILED', status: 503 });
+    expect(upstream.calls.map((call) => call.deploymentId)).toEqual(['a', 'b', 'c', 'd']);
+    for (const id of ['a', 'b', 'c', 'd']) expect(error.message).toContain(`${id}: UPSTREAM_SERVER_ERROR`);
+  });
+
+  it('returns a request-shaped 400 as is: no failover, nothing benched', async () => {
+    const { sendFailing, upstream, benched } = setup({ scripts: { a: [{ kind: 'status', status: 400 }] } });
+    expect(await sendFailing()).toMatchObject({ code: 'UPSTREAM_BAD_REQUEST', status: 400 });
+    expect(upstream.callsTo('b')).toBe(0);
+    expect(benched).toEqual([]);
+  });
+
+  it('sends a prompt rejected for length only to deployments with a larger window', async () => {
+    const { send, sendFailing, upstream } = setup({
+      group: ['small', 'peer', 'big'],
+      overrides: {
+        small: { context_window: 16_384 },
+        peer: { context_window: 16_384 },
+        big: { context_window: 65_536 },
+      },
+      scripts: { small: [{ kind: 'status', status: 400, body: 'maximum context length is 16384 tokens' }] },
+    });
+    const result = await send();
+    expect(result.deployment.id).toBe('big');
+    expect(upstream.callsTo('peer')).toBe(0);
+    upstream.script('big', [{ kind: 'status', status: 400, body: 'maximum context length is 65536 tokens' }]);
+    expect(await sendFailing()).toMatchObject({ code: 'UPSTREAM_CONTEXT_LENGTH', status: 400 });
+  });
+
+  it('tells the observer about every attempt, numbered, with its tier and request id', async () => {
+    const { send, attempts } = setup({ scripts: { a: [{ kind: 'status', status: 503 }] } });
+    await send({ requestId: 'r-1' });
+    expect(
+      attempts.map(({ deploymentId, attempt, outcome, requestId, tier }) => ({
+        deploymentId,
+        attempt,
+        outcome,
+        requestId,
+        tier,
+      })),
+    ).toEqual([
+      { deploymentId: 'a', attempt: 1, outcome: 'UPSTREAM_SERVER_ERROR', requestId: 'r-1', tier: 'SIMPLE' },
+      { deploymentId: 'b', attempt: 2, outcome: 'OK', requestId: 'r-1', tier: 'SIMPLE' },
+    ]);
+  });
+});
+
+describe('createBalancer: timeouts and the total budget', () => {
+  it('fails over from a silent upstream at connect_ms', async () => {
+    const { send, time } = setup({ scripts: { a: [{ kind: 'silent' }] } });
+    const started = time.clock.now();
+    const result = await send();
+    expect(ids(result)).toEqual(['a: UPSTREAM_CONNECT_TIMEOUT', 'b: OK']);
+    expect(result.firstTokenAt - started).toBe(TEST_TIMEOUTS.connect_ms);
+  });
+
+  it('fails over from an upstream without a first token at ttft_ms', async () => {
+    const { send, time } = setup({ scripts: { a: [{ kind: 'no_first_token' }] } });
+    const started = time.clock.now();
+    const result = await send();
+    expect(ids(result)).toEqual(['a: UPSTREAM_TTFT_TIMEOUT', 'b: OK']);
+    expect(result.firstTokenAt - started).toBe(TEST_TIMEOUTS.ttft_ms);
+    expect(result.upstreamMs).toBe(TEST_TIMEOUTS.ttft_ms);
+  });
+
+  it('keeps a first token within ttft_ms: no failover', async () => {
+    const { send } = setup({ scripts: { a: [{ kind: 'answer', ttftMs: 1000 }] } });
+    const result = await send();
+    expect(ids(result)).toEqual(['a: OK']);
+    expect(result.ttftMs).toBe(1000);
+  });
+
+  it('ends with 504 DEADLINE_EXCEEDED exactly at total_ms and calls nothing after it', async () => {
+    const silent: Outcome[] = [{ kind: 'silent' }];
+    const { sendFailing, upstream, time } = setup({
+      fallback: ['c'],
+      timeouts: { connect_ms: 10_000, ttft_ms: 10_000, total_ms: 900 },
+      scripts: { a: silent, b: silent, c: silent },
+    });
+    const started = time.clock.now();
+    const error = await sendFailing();
+    expect(error).toMatchObject({ code: 'DEADLINE_EXCEEDED', status: 504 });
+    expect(time.clock.now() - started).toBe(900);
+    expect(upstream.calls.map((call) => call.deploymentId)).toEqual(['a']);
+    await time.advance(5000);
+    expect(upstream.calls).toHaveLength(1);
+  });
+
+  it('narrows each attempt to what is left of total_ms', async () => {
+    const { send, upstream } = setup({
+      timeouts: { connect_ms: 1000, ttft_ms: 3000, total_ms: 1500 },
+      scripts: { a: [{ kind: 'silent' }] },
+    });
+    await send();
+    expect(upstream.calls.map((call) => [call.request.limits.connectMs, call.request.limits.ttftMs])).toEqual(
+      [
+        [1000, 1500],
+        [500, 500],
+      ],
+    );
+  });
+});
+
+describe('createBalancer: cooldowns and probes', () => {
+  it('benches a failed deployment, skips it without a call while it cools down, then takes it back after one probe', async () => {
+    const { send, upstream, time, benched } = setup({
+      cooldownMs: 2000,
+      scripts: { a: [{ kind: 'status', status: 503 }] },
+    });
+    expect((await send()).deployment.id).toBe('b');
+    expect(benched).toEqual(['a: UPSTREAM_SERVER_ERROR']);
+    upstream.script('a', [{ kind: 'answer' }]);
+    await time.advance(1999);
+    const skipped = await send();
+    expect(ids(skipped)).toEqual(['a: COOLING_DOWN', 'b: OK']);
+    expect(skipped.attempts[0]?.called).toBe(false);
+    expect(upstream.callsTo('a')).toBe(1);
+    await time.advance(1);
+    const probe = await send();
+    expect(ids(probe)).toEqual(['a: OK']);
+    expect(ids(await send())).toEqual(['a: OK']);
+  });
+
+  it('doubles the cooldown after a failed probe', async () => {
+    const { send, time, upstream } = setup({
+      cooldownMs: 1000,
+      scripts: { a: [{ kind: 'status', status: 503 }] },
+    });
+    await send();
+    await time.advance(1000);
+    expect(ids(await send())).toEqual(['a: UPSTREAM_SERVER_ERROR', 'b: OK']);
+    upstream.script('a', [{ kind: 'answer' }]);
+    await time.advance(1999);
+    expect(ids(await send())).toEqual(['a: COOLING_DOWN', 'b: OK']);
+    await time.advance(1);
+    expect(ids(await send())).toEqual(['a: OK']);
+  });
+
+  it('lets only one request probe a recovering deployment', async () => {
+    const { balancer, toRequest, time, upstream } = setup({
+      cooldownMs: 1000,
+      scripts: {
+        a: [
+          { kind: 'status', status: 503 },
+          { kind: 'answer', ttftMs: 500 },
+        ],
+      },
+    });
+    await time.runUntil(balancer.execute(toRequest()));
+    await time.advance(1000);
+    const probe = balancer.execute(toRequest({ commit: 'first_content' }));
+    await time.advance(100);
+    const other = await time.runUntil(balancer.execute(toRequest()));
+    expect(ids(other)).toEqual(['a: PROBE_IN_PROGRESS', 'b: OK']);
+    const probed = await time.runUntil(probe);
+    expect(probed.deployment.id).toBe('a');
+    await drain(probed);
+    expect(upstream.callsTo('a')).toBe(2);
+  });
+
+  it('answers 503 at once, without a call or a wait, while every deployment cools down', async () => {
+    const down: Outcome[] = [{ kind: 'status', status: 503 }];
+    const { sendFailing, upstream, time } = setup({ scripts: { a: down, b: down } });
+    await sendFailing();
+    const started = time.clock.now();
+    const error = await sendFailing();
+    expect(error).toMatchObject({ code: 'ALL_DEPLOYMENTS_FAILED', status: 503 });
+    expect(error.message).toContain('COOLING_DOWN');
+    expect(upstream.calls).toHaveLength(2);
+    expect(time.sleeps).toEqual([]);
+    expect(time.clock.now()).toBe(started);
+  });
+
+  it('skips a deployment at max_concurrency', async () => {
+    const { send, store } = setup({ overrides: { a: { max_concurrency: 1 } } });
+    await store.addInFlight('a', 1);
+    expect(ids(await send())).toEqual(['a: AT_MAX_CONCURRENCY', 'b: OK']);
+  });
+
+  it('skips a deployment whose requests-per-minute quota is used up', async () => {
+    const { send } = setup({ overrides: { a: { limits: { rpm: 1 } } } });
+    expect(ids(await send())).toEqual(['a: OK']);
+    expect(ids(await send())).toEqual(['a: QUOTA_EXHAUSTED', 'b: OK']);
+  });
+
+  it('returns every in-flight count to zero, answered or failed', async () => {
+    const { send, sendFailing, store, upstream } = setup({
+      scripts: { a: [{ kind: 'status', status: 503 }] },
+    });
+    await send();
+    upstream.script('b', [{ kind: 'status', status: 400 }]);
+    await sendFailing();
+    expect([...(await store.getInFlight(['a', 'b']))]).toEqual([]);
+  });
+});
+
+describe('createBalancer: 429 and Retry-After', () => {
+  it("waits out the Retry-After of a group's only deployment, retries it and does not bench it", async () => {
+    const { send, time, benched } = setup({
+      group: ['a'],
+      scripts: { a: [{ kind: 'status', status: 429, retryAfter: '1' }, { kind: 'answer' }] },
+    });
+    const result = await send();
+    expect(ids(result)).toEqual(['a: UPSTREAM_RATE_LIMITED', 'a: OK']);
+    expect(time.sleeps).toEqual([1000]);
+    expect(benched).toEqual([]);
+    expect(ids(await send())).toEqual(['a: OK']);
+  });
+
+  it("retries a group's only deployment with backoff up to max_attempts when 429 has no Retry-After", async () => {
+    const { sendFailing, time, upstream } = setup({
+      group: ['a'],
+      scripts: { a: [{ kind: 'status', status: 429 }] },
+    });
+    expect(await sendFailing()).toMatchObject({ code: 'ALL_DEPLOYMENTS_FAILED' });
+    expect(upstream.callsTo('a')).toBe(4);
+    // random() = 0: full jitter waits nothing, but a wait is still asked for each round
+    expect(time.sleeps).toEqual([0, 0, 0]);
+  });
+
+  it('answers 503 at once with Retry-After passed on when it is above retry_after_cap_ms', async () => {
+    const { sendFailing, time } = setup({
+      group: ['a'],
+      scripts: { a: [{ kind: 'status', status: 429, retryAfter: '30' }] },
+    });
+    expect(await sendFailing()).toMatchObject({ code: 'ALL_DEPLOYMENTS_FAILED', retryAfterSeconds: 30 });
+    expect(time.sleeps).toEqual([]);
+  });
+
+  it('does not wait when the Retry-After ends after total_ms', async () => {
+    const { sendFailing, time } = setup({
+      group: ['a'],
+      timeouts: { total_ms: 2000 },
+      scripts: { a: [{ kind: 'status', status: 429, retryAfter: '2' }] },
+    });
+    expect(await sendFailing()).toMatchObject({ code: 'ALL_DEPLOYMENTS_FAILED', retryAfterSeconds: 2 });
+    expect(time.sleeps).toEqual([]);
+  });
+
+  it('benches a 429ing deployment that has alternatives for its Retry-After and fails over at once', async () => {
+    const { send, time } = setup({
+      cooldownMs: 5000,
+      scripts: { a: [{ kind: 'status', status: 429, retryAfter: '2' }, { kind: 'answer' }] },
+    });
+    expect(ids(await send())).toEqual(['a: UPSTREAM_RATE_LIMITED', 'b: OK']);
+    expect(time.sleeps).toEqual([]);
+    await time.advance(1999);
+    expect(ids(await send())[0]).toBe('a: COOLING_DOWN');
+    await time.advance(1);
+    expect(ids(await send())).toEqual(['a: OK']);
+  });
+
+  it('ends with CLIENT_CLOSED when the client leaves during the backoff', async () => {
+    const { balancer, toRequest, time } = setup({
+      group: ['a'],
+      scripts: { a: [{ kind: 'status', status: 429, retryAfter: '2' }] },
+    });
+    const controller = createCancelController();
+    const pending = balancer.execute(toRequest({ signal: controller.signal }));
+    pending.catch(() => undefined);
+    await time.advance(100);
+    expect(time.pending()).toBe(1);
+    controller.abort();
+    await expect(pending).rejects.toMatchObject({ code: 'CLIENT_CLOSED' });
+  });
+});
+
+describe('createBalancer: the commit point', () => {
+  it('does not fail over a stream cut after its first content token: the error reaches the client in-band', async () => {
+    const { send, upstream, benched, store } = setup({ scripts: { a: [{ kind: 'cut', after: 2 }] } });
+    const result = await send({ commit: 'first_content' });
+    expect(result.deployment.id).toBe('a');
+    expect(result.head.some((event) => event.firstContent)).toBe(true);
+    await expect(drain(result)).rejects.toMatchObject({ code: 'UPSTREAM_STREAM_CUT' });
+    expect(upstream.callsTo('b')).toBe(0);
+    expect(benched).toEqual(['a: UPSTREAM_STREAM_CUT']);
+    expect([...(await store.getInFlight(['a']))]).toEqual([]);
+  });
+
+  it('fails over a buffered answer cut before its end (nothing was sent yet)', async () => {
+    const { send } = setup({ scripts: { a: [{ kind: 'cut', after: 2 }] } });
+    const result = await send({ commit: 'complete' });
+    expect(ids(result)).toEqual(['a: UPSTREAM_STREAM_CUT', 'b: OK']);
+  });
+
+  it('streams the rest of a committed answer and books it as a success with its completion tokens', async () => {
+    const { send, store } = setup({
+      overrides: { a: { limits: { tpm: 1000 } } },
+      scripts: { a: [{ kind: 'answer', tokens: 5 }] },
+    });
+    const result = await send({ commit: 'first_content' });
+    expect(await drain(result)).toBe(5);
+    expect([...(await store.getInFlight(['a']))]).toEqual([]);
+    expect((await store.getLatencies(['a'])).get('a')).toBe(0);
+  });
+
+  it('books a stream the client cancelled as a success and aborts the upstream', async () => {
+    const { send, store, upstream, benched } = setup();
+    const result = await send({ commit: 'first_content' });
+    result.cancel();
+    await Promise.resolve();
+    expect(upstream.calls[0]?.aborted).toBe(true);
+    expect(benched).toEqual([]);
+    await expect.poll(async () => [...(await store.getInFlight(['a']))]).toEqual([]);
+  });
+});
