@@ -44,6 +44,7 @@ import {
   DEFAULT_MODEL_FILE,
   DEFAULT_REVIEWED_FILES,
   DEFAULT_TRAINING_FILES,
+  toReadablePath,
   isHeldOut,
   toInputRecord,
 } from './training-inputs.js';
@@ -94,7 +95,8 @@ const { values: flags, positionals: files } = parseArgs({
 
 /** The project root: `npm run` starts scripts there, and recorded paths are relative to it. */
 const root = process.cwd();
-const trainingFiles = files.length === 0 ? [...DEFAULT_TRAINING_FILES] : files;
+const trainingFiles =
+  files.length === 0 ? DEFAULT_TRAINING_FILES.map((path) => toReadablePath(path, root)) : files;
 const reviewedFiles = flags.reviewed ?? (files.length === 0 ? [...DEFAULT_REVIEWED_FILES] : []);
 /** How to make this model again: the arguments as given, without `--check`. */
 const command = toCommand(process.argv.slice(2).filter((argument) => argument !== '--check'));

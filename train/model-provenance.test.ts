@@ -1,9 +1,14 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { DEFAULT_MODEL_PATH, PROJECT_ROOT } from '../src/project-paths.js';
-import { DEFAULT_REVIEWED_FILES, DEFAULT_TRAINING_FILES, EVAL_FILE, toSha256 } from './training-inputs.js';
+import {
+  DEFAULT_REVIEWED_FILES,
+  DEFAULT_TRAINING_FILES,
+  EVAL_FILE,
+  toReadablePath,
+  toSha256,
+} from './training-inputs.js';
 
 const provenanceSchema = z.looseObject({
   metadata: z.looseObject({
@@ -35,6 +40,6 @@ describe('the shipped model records how to reproduce it', () => {
   });
 
   it.each(reproduce.inputs)('$path still has the SHA-256 the model recorded', ({ path, sha256 }) => {
-    expect(toSha256(join(PROJECT_ROOT, path))).toBe(sha256);
+    expect(toSha256(toReadablePath(path, PROJECT_ROOT))).toBe(sha256);
   });
 });

@@ -44,14 +44,37 @@ export function toSha256(file: string): string {
   return createHash('sha256').update(readFileSync(file)).digest('hex');
 }
 
-/** `file` (absolute or relative to the working directory) relative to `root`, `/`-separated. */
+/** How the shared datasets are named in the model's metadata, wherever they are read from. */
+const RECORDED_DATASETS = '../shared/datasets/';
+
+/** The shared datasets folder when it is not beside the project (`AUTOTIER_DATASETS`), else undefined. */
+function datasetsOverride(): string | undefined {
+  return process.env['AUTOTIER_DATASETS'];
+}
+
+/**
+ * `file` (absolute or relative to the working directory) relative to `root`, `/`-separated; a file of
+ * the `AUTOTIER_DATASETS` folder is named `../shared/datasets/<name>`, so the record does not depend on
+ * where a checkout sits.
+ */
 export function toProjectPath(file: string, root: string): string {
+  const override = datasetsOverride();
+  const inDatasets = override === undefined ? undefined : relative(resolve(override), resolve(file));
+  if (inDatasets !== undefined && !inDatasets.startsWith('..') && !isAbsolute(inDatasets))
+    return `${RECORDED_DATASETS}${inDatasets.split('\\').join('/')}`;
   return relative(root, resolve(file)).split('\\').join('/');
 }
 
+/** A recorded path as a file to read: `../shared/datasets/…` from `AUTOTIER_DATASETS` when it is set. */
+export function toReadablePath(path: string, root: string): string {
+  const override = datasetsOverride();
+  if (override !== undefined && path.startsWith(RECORDED_DATASETS))
+    return join(override, path.slice(RECORDED_DATASETS.length));
+  return isAbsolute(path) ? path : join(root, path);
+}
+
 export function toInputRecord(file: string, options: { root: string; use: InputRecord['use'] }): InputRecord {
-  const path = toProjectPath(file, options.root);
-  return { path, sha256: toSha256(isAbsolute(path) ? path : join(options.root, path)), use: options.use };
+  return { path: toProjectPath(file, options.root), sha256: toSha256(resolve(file)), use: options.use };
 }
 
 /** Throws when a training file lies in eval/: that folder holds the scored set, never training data. */

@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { toMessageText } from '../src/shared/chat.js';
 import { readLabeledExamples, type LabeledExample } from './labeled-example.js';
 import { createOverlapIndex, type OverlapMatch, type OverlapText } from './text-overlap.js';
-import { DEFAULT_HELD_OUT_SHARE, DEFAULT_TRAINING_FILES, EVAL_FILE, isHeldOut } from './training-inputs.js';
+import { PROJECT_ROOT } from '../src/project-paths.js';
+import {
+  DEFAULT_HELD_OUT_SHARE,
+  DEFAULT_TRAINING_FILES,
+  EVAL_FILE,
+  isHeldOut,
+  toReadablePath,
+} from './training-inputs.js';
 
 /** Every message's text: a prompt scored as unseen must not be in the training data in any turn. */
 const toOverlapText = (example: LabeledExample): OverlapText => ({
@@ -15,7 +22,10 @@ const findIn = (scored: readonly LabeledExample[], training: readonly LabeledExa
   return training.flatMap((example) => index.find(toOverlapText(example)));
 };
 
-const trainingSets = DEFAULT_TRAINING_FILES.map((file) => ({ file, examples: readLabeledExamples(file) }));
+const trainingSets = DEFAULT_TRAINING_FILES.map((file) => ({
+  file,
+  examples: readLabeledExamples(toReadablePath(file, PROJECT_ROOT)),
+}));
 const isDevHeldOut = (example: LabeledExample): boolean => isHeldOut(example, DEFAULT_HELD_OUT_SHARE);
 
 /**
