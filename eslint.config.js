@@ -39,11 +39,10 @@ const layerZones = LAYERS.map((folder, index) => ({
     './eval',
     './bench',
     './scripts',
-    './train',
   ],
   message: `Layer order (LAYERS in eslint.config.js): src/${folder} may import ${
     index === LAYERS.length - 1 ? 'no other folder' : `only ${LAYERS.slice(index + 1).join(', ')}`
-  } (and never test/, eval/, bench/, scripts/ or train/).`,
+  } (and never test/, eval/, bench/ or scripts/).`,
 }));
 
 /** Folders of the core that must never reach for the express layer, Redis or winston. */
