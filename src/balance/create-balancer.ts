@@ -174,8 +174,8 @@ async function tryCandidate(
 /** Books the attempt that reached the commit point (a buffered one is over: its books close now). */
 async function bookAnswer(parts: Parts, run: RequestRun, answer: AnsweredAttempt): Promise<ExecuteResult> {
   const { candidate, committed, startedAt } = answer;
-  run.upstreamMs += parts.clock.now() - startedAt;
   const durationMs = parts.clock.now() - startedAt;
+  run.upstreamMs += durationMs;
   recordAttempt(parts, run, { candidate, outcome: 'OK', message: 'answered', called: true, durationMs });
   if (run.request.commit === 'complete') {
     const completionTokens = toCompletionTokens(committed.head);
@@ -192,8 +192,8 @@ async function bookFailure(
 ): Promise<void> {
   const { candidate, error } = failure;
   const { clock } = parts;
-  run.upstreamMs += clock.now() - failure.startedAt;
   const durationMs = clock.now() - failure.startedAt;
+  run.upstreamMs += durationMs;
   recordAttempt(parts, run, {
     candidate,
     outcome: error.code,
