@@ -1,6 +1,7 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createBalancer } from './balance/create-balancer.js';
+import { startHealthProber } from './balance/start-health-prober.js';
 import type { Classifier } from './classify/decision.js';
 import type { LoadedTable } from './config/load-routing-table.js';
 import type { TableRejection } from './config/watch-routing-table.js';
@@ -26,7 +27,9 @@ import {
 } from './shared/clock.js';
 import { createMemoryStateStore } from './state/create-memory-state-store.js';
 import type { StateStore } from './state/state-store.js';
+import { createHttpHealthCheck } from './upstream/create-http-health-check.js';
 import { createHttpUpstream } from './upstream/create-http-upstream.js';
+import type { HealthCheck } from './upstream/health-check.js';
 import type { Upstream } from './upstream/upstream.js';
 
 /** The shared-state store in use, and how it is doing (for /autotier/state). */
@@ -48,6 +51,8 @@ export interface ServiceOptions {
   sharedState?: SharedStateInfo;
   metrics?: Metrics;
   upstream?: Upstream;
+  /** Background probes of benched deployments. @default HTTP, with `readSecret` */
+  healthCheck?: HealthCheck;
   readSecret?: (name: string) => string | undefined;
   /** Token counter; it loads each tokenizer once (Qwen's in about a second), so share it where possible. */
   tokenCounter?: TokenCounter;
@@ -89,9 +94,8 @@ export function buildService(options: ServiceOptions): Service {
   const activity = createRecentActivity({ clock });
   const reloads: ReloadHistory = { applied: 0, rejected: 0, lastRejection: undefined };
   const observer = combineObservers([createLogObserver(options.logger), metrics.observer, activity]);
-  const upstream =
-    options.upstream ??
-    createHttpUpstream({ clock, readSecret: options.readSecret ?? ((name) => process.env[name]) });
+  const readSecret = options.readSecret ?? ((name: string) => process.env[name]);
+  const upstream = options.upstream ?? createHttpUpstream({ clock, readSecret });
   const balancer = createBalancer({
     upstream,
     store,
@@ -103,6 +107,17 @@ export function buildService(options: ServiceOptions): Service {
     onAttempt: (attempt) => observer.onAttempt(attempt),
     onCooldown: (deploymentId, reason) => metrics.cooldown(deploymentId, reason),
   });
+  const healthCheck = options.healthCheck ?? createHttpHealthCheck({ readSecret });
+  const prober = startHealthProber({
+    store,
+    healthCheck,
+    clock,
+    sleep: options.sleep ?? systemSleep,
+    logger: options.logger,
+    table: () => loaded.table,
+    onProbe: (deploymentId, outcome) => metrics.healthProbe(deploymentId, outcome),
+  });
+  const stopProbes = (): Promise<void> => prober.stop().then(() => healthCheck.close());
   const tokenCounter = options.tokenCounter ?? createTokenCounter({ countThreads: options.countThreads });
   /** Loads the tokenizers a table's deployments use, before requests need them. */
   const prepareTokenizers = async (table: LoadedTable): Promise<void> => {
@@ -192,6 +207,7 @@ export function buildService(options: ServiceOptions): Service {
       });
     },
     async close() {
+      await stopProbes();
       await Promise.all(
         servers.map(
           (server) =>

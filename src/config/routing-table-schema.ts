@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { TIERS } from '../shared/tier.js';
-import { apiKeySchema, deploymentSchema, retrySchema, tierSchema } from './table-part-schemas.js';
+import {
+  apiKeySchema,
+  deploymentSchema,
+  healthProbesSchema,
+  retrySchema,
+  tierSchema,
+} from './table-part-schemas.js';
 
 export const classifierSchema = z
   .object({
@@ -43,6 +49,7 @@ export const balancerSchema = z
     retry: retrySchema.default(retrySchema.parse({})),
     /** Weight of the newest sample in latency EWMAs, 0..1. @default 0.3 */
     ewma_alpha: z.number().gt(0).max(1).default(0.3),
+    health_probes: healthProbesSchema.default(healthProbesSchema.parse({})),
   })
   .strict();
 

@@ -44,6 +44,31 @@ export const retrySchema = z
   })
   .strict();
 
+/**
+ * Background health probes of benched deployments (issue 18): a probe that succeeds puts the
+ * deployment back in service at once; one that fails keeps it benched until the next probe.
+ */
+export const healthProbesSchema = z
+  .object({
+    /** Whether benched deployments are probed in the background. @default true */
+    enabled: z.boolean().default(true),
+    /**
+     * Wait between two probes of a deployment benched after one failure, in ms; it doubles with each
+     * further consecutive failure (failed probes included) up to `max_interval_ms`. Benched deployments
+     * are looked at every quarter of this, so the first probe follows the bench within that. @default 1000
+     */
+    first_interval_ms: z.number().int().min(100).default(1000),
+    /** Longest wait between two probes of a benched deployment, in ms. @default 10000 */
+    max_interval_ms: z.number().int().min(100).default(10_000),
+    /** Time a probe may take (to the end of its response body) before it counts as failed, in ms. @default 2000 */
+    timeout_ms: z.number().int().positive().default(2000),
+  })
+  .strict()
+  .refine((probes) => probes.first_interval_ms <= probes.max_interval_ms, {
+    path: ['first_interval_ms'],
+    message: 'first_interval_ms is larger than max_interval_ms',
+  });
+
 const clockTime = z.string().regex(/^(?:[01]\d|2[0-3]):[0-5]\d$/, 'a time as HH:MM');
 
 /** Upstream quotas of a deployment (e.g. a provider key pool); a deployment at its limit is skipped. */
@@ -103,6 +128,14 @@ export const deploymentSchema = z
     /** When the deployment takes traffic (e.g. a CUDA server that sleeps at night); always when absent. */
     availability: availabilitySchema.optional(),
     limits: deploymentLimitsSchema.optional(),
+    /**
+     * How the background prober checks this deployment while it is benched (balancer.health_probes):
+     * `health` = GET /health at the server root (vLLM), `models` = GET {base_url}/models (mlx_lm.server
+     * and most OpenAI-compatible servers), `chat` = POST {base_url}/chat/completions with max_tokens 1
+     * (the only kind that proves the model generates), `none` = no background probe (a user request
+     * probes after the cooldown). A probe counts as healthy on a 2xx only. @default health
+     */
+    health_probe: z.enum(['health', 'models', 'chat', 'none']).default('health'),
   })
   .strict();
 
@@ -141,6 +174,7 @@ export type DeploymentConfig = z.infer<typeof deploymentSchema>;
 export type TierConfig = z.infer<typeof tierSchema>;
 export type TimeoutsConfig = z.infer<typeof timeoutsSchema>;
 export type RetryConfig = z.infer<typeof retrySchema>;
+export type HealthProbesConfig = z.infer<typeof healthProbesSchema>;
 
 export const apiKeySchema = z
   .object({

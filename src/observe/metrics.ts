@@ -10,6 +10,8 @@ export interface Metrics {
   observer: RequestObserver;
   /** A deployment was benched. */
   cooldown(deploymentId: string, reason: string): void;
+  /** A background health probe of a benched deployment ended: `healthy` put it back in service. */
+  healthProbe(deploymentId: string, outcome: 'healthy' | 'unhealthy'): void;
   /** A shared-state (Redis) call failed. */
   stateError(operation: string): void;
   /** A routing table reload was applied or refused. */
@@ -83,6 +85,12 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
     labelNames: ['deployment', 'reason'],
     registers,
   });
+  const healthProbes = new Counter({
+    name: 'autotier_health_probes_total',
+    help: 'Background health probes of benched deployments, by outcome (healthy = back in service)',
+    labelNames: ['deployment', 'outcome'],
+    registers,
+  });
   const stateErrors = new Counter({
     name: 'autotier_state_errors_total',
     help: 'Failed shared-state (Redis) calls',
@@ -154,6 +162,7 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
     registry,
     observer,
     cooldown: (deploymentId, reason) => cooldowns.inc({ deployment: deploymentId, reason }),
+    healthProbe: (deploymentId, outcome) => healthProbes.inc({ deployment: deploymentId, outcome }),
     stateError: (operation) => stateErrors.inc({ operation }),
     tableReload: (outcome) => reloads.inc({ outcome }),
     cacheEvicted: (cache, count) => evictions.inc({ cache }, count),

@@ -78,6 +78,26 @@ export function applyEarlyFault(context: EarlyFaultContext): boolean {
   }
 }
 
+/**
+ * Backend-wide faults that stand for a dead server or engine, and so strike /health and /v1/models
+ * too (vLLM's /health fails once its engine is dead): `error_503` answers 503, `reset_before_headers`
+ * resets the connection, `no_response` stays silent. Every other fault (rate limits, flapping, slow or
+ * cut streams) leaves those routes answering, as a live server would. True when the fault answered.
+ */
+export function applyServerDownFault(response: ServerResponse, fault: FaultSpec): boolean {
+  switch (fault.name) {
+    case 'error_503':
+      return settle(response, UNAVAILABLE);
+    case 'reset_before_headers':
+      response.socket?.resetAndDestroy();
+      return true;
+    case 'no_response':
+      return true;
+    default:
+      return false;
+  }
+}
+
 function settle(response: ServerResponse, error: SimError): true {
   sendError(response, error);
   return true;

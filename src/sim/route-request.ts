@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { BackendContext } from './backend-context.js';
 import { CHAT_ENDPOINT, COMPLETION_ENDPOINT, type GenerationEndpoint } from './generation-endpoints.js';
 import { handleGeneration } from './handle-generation.js';
+import { applyServerDownFault } from './request-faults.js';
 import { sendJson } from './respond.js';
 
 export interface Routes {
@@ -43,9 +44,17 @@ interface OtherRequest {
   path: string;
 }
 
-/** `/health` (200, empty body), `/v1/models`, else FastAPI's 404 body. */
+/**
+ * `/health` (200, empty body), `/v1/models`, else FastAPI's 404 body; a backend-wide fault that
+ * means "server down" strikes these too (request-faults.ts `applyServerDownFault`).
+ */
 function routeOther(routes: Routes, { request, response, path }: OtherRequest): void {
   request.resume();
+  const { fault } = routes.backend.settings();
+  if (fault !== undefined && applyServerDownFault(response, fault)) {
+    routes.backend.stats.countFault(fault.name);
+    return;
+  }
   if (request.method === 'GET' && path === '/health') {
     response.writeHead(200);
     response.end();

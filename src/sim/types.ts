@@ -54,7 +54,11 @@ export interface SimBackendOptions {
    * @default 32768
    */
   contextWindow?: number;
-  /** Fault applied to every request that does not select its own by header or model suffix. */
+  /**
+   * Fault applied to every request that does not select its own by header or model suffix. The
+   * server-down faults (`error_503`, `reset_before_headers`, `no_response`) also strike GET /health
+   * and /v1/models, like a vLLM whose engine died; the others leave those routes answering 200.
+   */
   fault?: FaultSpec;
   /** Source of jitter and response ids. @default Math.random */
   random?: Random;
@@ -92,7 +96,7 @@ export interface SimBackend {
   baseUrl: string;
   stats(): SimStats;
   resetStats(): void;
-  /** Sets the backend-wide fault; also resets the once/flapping counters. */
+  /** Sets the backend-wide fault (see `SimBackendOptions.fault`); also resets the once/flapping counters. */
   setFault(fault: FaultSpec | null): void;
   setLatency(latency: SimLatency): void;
   setResponder(responder: Responder | null): void;
