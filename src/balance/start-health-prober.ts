@@ -106,14 +106,23 @@ async function lookIn(
 }
 
 /** Takes the deployment's probe slot, probes, and clears or extends its cooldown. */
-async function probeOnce(options: HealthProberOptions, planned: PlannedProbe, signal: CancelSignal): Promise<void> {
+async function probeOnce(
+  options: HealthProberOptions,
+  planned: PlannedProbe,
+  signal: CancelSignal,
+): Promise<void> {
   const { store, clock, logger } = options;
   const { deployment, kind, slotMs } = planned;
   const id = deployment.id;
   const startedAt = clock.now();
   if (!(await store.acquireProbe(toProbeSlotId(id), slotMs))) return;
   const settings = options.table().balancer.health_probes;
-  const result = await options.healthCheck.check({ deployment, kind, timeoutMs: settings.timeout_ms, signal });
+  const result = await options.healthCheck.check({
+    deployment,
+    kind,
+    timeoutMs: settings.timeout_ms,
+    signal,
+  });
   if (signal.aborted) return;
   options.onProbe?.(id, result.healthy ? 'healthy' : 'unhealthy');
   if (result.healthy) {

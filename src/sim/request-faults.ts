@@ -78,6 +78,8 @@ export function applyEarlyFault(context: EarlyFaultContext): boolean {
   }
 }
 
+const SERVER_DOWN_FAULTS: ReadonlySet<string> = new Set(['error_503', 'reset_before_headers', 'no_response']);
+
 /**
  * Backend-wide faults that stand for a dead server or engine, and so strike /health and /v1/models
  * too (vLLM's /health fails once its engine is dead): `error_503` answers 503, `reset_before_headers`
@@ -85,17 +87,10 @@ export function applyEarlyFault(context: EarlyFaultContext): boolean {
  * cut streams) leaves those routes answering, as a live server would. True when the fault answered.
  */
 export function applyServerDownFault(response: ServerResponse, fault: FaultSpec): boolean {
-  switch (fault.name) {
-    case 'error_503':
-      return settle(response, UNAVAILABLE);
-    case 'reset_before_headers':
-      response.socket?.resetAndDestroy();
-      return true;
-    case 'no_response':
-      return true;
-    default:
-      return false;
-  }
+  if (!SERVER_DOWN_FAULTS.has(fault.name)) return false;
+  if (fault.name === 'error_503') return settle(response, UNAVAILABLE);
+  if (fault.name === 'reset_before_headers') response.socket?.resetAndDestroy();
+  return true; // no_response: silent until the client gives up or close() runs
 }
 
 function settle(response: ServerResponse, error: SimError): true {

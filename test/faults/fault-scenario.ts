@@ -1,5 +1,7 @@
+import type { HealthProbesConfig } from '../../src/config/table-part-schemas.js';
 import type { FaultSpec, SimBackendOptions } from '../../src/sim/index.js';
 import type { Mode } from './call-chat.js';
+import type { FaultStack } from './start-fault-stack.js';
 
 /**
  * Per-tier timeouts of the suite, in ms: small, so the whole table runs in well under a minute, and
@@ -33,6 +35,15 @@ export type Expected =
 /** Upstream calls counted by the simulator, cumulative: an exact count or an upper bound. */
 export type Calls = Record<string, number | { max: number }>;
 
+/** A condition a step waits on, polled, with the longest wait it may take. */
+export interface WaitFor {
+  /** Names the condition in the failure message. */
+  what: string;
+  done: (stack: FaultStack) => boolean | Promise<boolean>;
+  /** Counted from the start of the wait (after `clear`, `waitMs` and `advanceMs`), ms. */
+  withinMs: number;
+}
+
 export interface Step {
   /** Faults to clear before the step, by backend id. */
   clear?: string[];
@@ -44,6 +55,8 @@ export interface Step {
    * still see what happens after it.
    */
   advanceMs?: number;
+  /** Waits until a condition holds (after `advanceMs`), failing when it takes longer than allowed. */
+  waitFor?: WaitFor;
   /** Expected status of GET /ready at the start of the step (after the wait). */
   ready?: 200 | 503;
   /** The next request and what it must get. */
@@ -76,6 +89,11 @@ export interface FaultScenario {
   windows?: Record<string, number>;
   timeouts?: Partial<typeof SUITE_TIMEOUTS>;
   cooldownMs?: number;
+  /**
+   * balancer.health_probes of the table. @default { enabled: false }: the suite's other scenarios
+   * show the cooldown and the user half-open probe on their own.
+   */
+  healthProbes?: Partial<HealthProbesConfig>;
   /** Backend-wide faults set before the first request. */
   faults?: Record<string, FaultSpec>;
   /** Backends whose server is closed before the first request (connection refused). */
@@ -99,6 +117,13 @@ export interface FaultScenario {
 
 /** Answered once a timer of `ms` fired: not before it, not long after it. */
 export const after = (ms: number): Window => [ms, ms + MARGIN_MS];
+
+/** Waits until `id` has no cooldown: back in service. */
+export const backInService = (id: string, withinMs: number): WaitFor => ({
+  what: `${id} back in service`,
+  done: async (stack) => !(await stack.store.getCooldowns([id])).has(id),
+  withinMs,
+});
 
 /** Simulated backends serving `sim-model`, with default latency and context window. */
 export const sims = (...ids: string[]): SimBackendOptions[] =>

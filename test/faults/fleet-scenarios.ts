@@ -1,6 +1,16 @@
-import { after, AT_ONCE, sims, SUITE_TIMEOUTS, type FaultScenario } from './fault-scenario.js';
+import {
+  after,
+  AT_ONCE,
+  backInService,
+  MARGIN_MS,
+  sims,
+  SUITE_TIMEOUTS,
+  type FaultScenario,
+} from './fault-scenario.js';
 
 const { ttft_ms } = SUITE_TIMEOUTS;
+/** Background probes of the probe scenario, ms: slots of 200, 400, 800, then 1000. */
+const PROBES = { first_interval_ms: 200, max_interval_ms: 1000, timeout_ms: 500 };
 
 /**
  * What faults do to the fleet's state and to later requests: cooldowns and probes, flapping, recovery,
@@ -135,6 +145,29 @@ export const FLEET_SCENARIOS: readonly FaultScenario[] = [
         calls: { a: 2 },
       },
       { expect: { view: 'complete', from: 'a', attempts: 1 }, calls: { a: 3, b: 2 } },
+    ],
+  },
+  {
+    name: 'recovery with health probes: the primary takes traffic again within max_interval_ms of its fault clearing, no user request spent probing',
+    // a 30 s cooldown: only a background probe can bring it back within the step's bound
+    cooldownMs: 30_000,
+    healthProbes: PROBES,
+    faults: { a: { name: 'error_503' } },
+    first: { view: 'complete', from: 'b', attempts: 2 },
+    within: AT_ONCE,
+    calls: { a: 1, b: 1 },
+    then: [
+      // the outage goes on: the prober finds a down (its /health answers 503), users are sent to b
+      // and none of them tries a; by now the probes are max_interval_ms apart
+      {
+        waitMs: 2000,
+        expect: { view: 'complete', from: 'b', attempts: 1 },
+        within: AT_ONCE,
+        calls: { a: 1 },
+      },
+      // the next probe finds it healthy: at most one slot, one look-in and the probe's own time
+      { clear: ['a'], waitFor: backInService('a', PROBES.max_interval_ms + MARGIN_MS) },
+      { expect: { view: 'complete', from: 'a', attempts: 1 }, within: AT_ONCE, calls: { a: 2, b: 2 } },
     ],
   },
   {

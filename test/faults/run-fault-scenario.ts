@@ -12,6 +12,7 @@ import {
   type Expected,
   type FaultScenario,
   type Step,
+  type WaitFor,
   type Window,
 } from './fault-scenario.js';
 import { startFaultStack, type FaultStack } from './start-fault-stack.js';
@@ -53,7 +54,8 @@ function toTableInput(scenario: FaultScenario, urls: Record<string, string>): Ro
     ...deployment,
     context_window: scenario.windows?.[deployment.id] ?? deployment.context_window,
   }));
-  return { ...base, deployments };
+  const balancer = { ...base.balancer, health_probes: scenario.healthProbes ?? { enabled: false } };
+  return { ...base, deployments, balancer };
 }
 
 function toExpectedFields(expected: Expected): Partial<ChatCall> {
@@ -103,11 +105,24 @@ function clearFaults(stack: FaultStack, ids: readonly string[]): void {
 const totalCalls = (stack: FaultStack): number =>
   stack.ids.reduce((sum, id) => sum + stack.sim(id).stats().chatRequests, 0);
 
+/** How often a step looks at the condition it waits for, ms. */
+const WAIT_POLL_MS = 20;
+
+async function waitFor(run: Run, wait: WaitFor): Promise<void> {
+  const started = performance.now();
+  while (!(await wait.done(run.stack))) {
+    const elapsed = performance.now() - started;
+    run.expect(elapsed, `${wait.what}: ms waited`).toBeLessThanOrEqual(wait.withinMs);
+    await sleep(WAIT_POLL_MS);
+  }
+}
+
 async function runStep(run: Run, step: Step): Promise<void> {
   const callsBefore = totalCalls(run.stack);
   clearFaults(run.stack, step.clear ?? []);
   if (step.waitMs !== undefined) await sleep(step.waitMs);
   if (step.advanceMs !== undefined) run.stack.clock.advance(step.advanceMs);
+  if (step.waitFor !== undefined) await waitFor(run, step.waitFor);
   if (step.ready !== undefined)
     run.expect((await fetch(`${run.stack.url}/ready`)).status, '/ready').toBe(step.ready);
   if (step.expect !== undefined) await runRequests(run, step, step.expect);
