@@ -53,6 +53,8 @@ export interface ServiceOptions {
   upstream?: Upstream;
   /** Background probes of benched deployments. @default HTTP, with `readSecret` */
   healthCheck?: HealthCheck;
+  /** Waits between the health prober's looks at the cooldowns (not `sleep`, the balancer's). @default systemSleep */
+  probeSleep?: Sleep;
   readSecret?: (name: string) => string | undefined;
   /** Token counter; it loads each tokenizer once (Qwen's in about a second), so share it where possible. */
   tokenCounter?: TokenCounter;
@@ -112,7 +114,7 @@ export function buildService(options: ServiceOptions): Service {
     store,
     healthCheck,
     clock,
-    sleep: options.sleep ?? systemSleep,
+    sleep: options.probeSleep ?? systemSleep,
     logger: options.logger,
     table: () => loaded.table,
     onProbe: (deploymentId, outcome) => metrics.healthProbe(deploymentId, outcome),

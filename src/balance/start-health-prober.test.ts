@@ -136,7 +136,7 @@ describe('startHealthProber: a benched deployment', () => {
     expect(Math.min(...worst)).toBeGreaterThanOrEqual(0);
   });
 
-  it('logs the failed probes and the return to service, without the probe kind mixing up deployments', async () => {
+  it('logs each failed probe and the return to service', async () => {
     const { time, store, health, logger, start } = setup();
     await flushPromises();
     health.down.add('a');
@@ -148,7 +148,14 @@ describe('startHealthProber: a benched deployment', () => {
     expect(lines).toContainEqual({
       level: 'warn',
       message: 'health probe failed',
-      fields: { deployment: 'a', probe: 'health', detail: 'status 503', failures: 2, next_probe_in_ms: 1000 },
+      fields: {
+        deployment: 'a',
+        probe: 'health',
+        reason: 'UPSTREAM_SERVER_ERROR',
+        detail: 'status 503',
+        failures: 2,
+        next_probe_in_ms: 1000,
+      },
     });
     expect(lines).toContainEqual({
       level: 'info',
@@ -156,6 +163,25 @@ describe('startHealthProber: a benched deployment', () => {
       fields: { deployment: 'a', probe: 'health', reason: 'UPSTREAM_SERVER_ERROR', failures: 2 },
     });
     expect(health.probes.map((probe) => probe.id)).toEqual(['a', 'a']);
+  });
+
+  it('keeps the cooldown of a deployment whose /health answered all along while a request failed (flapping)', async () => {
+    const { time, store, health, cooldownOf, start, logger } = setup();
+    await flushPromises();
+    await store.setCooldown('a', benchAfterOneFailure(start));
+    await time.advance(4750);
+    expect(health.probes.length).toBeGreaterThanOrEqual(3);
+    expect(await cooldownOf('a')).toEqual(benchAfterOneFailure(start));
+    expect(logger.lines.map((line) => line.message)).not.toContain('deployment back in service');
+  });
+
+  it('puts a deployment benched for refused connections back at its first healthy probe', async () => {
+    const { time, store, cooldownOf, start, probeTimes } = setup();
+    await flushPromises();
+    await store.setCooldown('a', { ...benchAfterOneFailure(start), reason: 'UPSTREAM_CONNECT_FAILED' });
+    await time.advance(250);
+    expect(probeTimes()).toEqual([250]);
+    expect(await cooldownOf('a')).toBeUndefined();
   });
 
   it('uses the probe kind of the deployment, and none turns its probes off', async () => {
@@ -185,7 +211,8 @@ describe('startHealthProber: a benched deployment', () => {
   });
 
   it('does not bench again a deployment that came back while its probe failed', async () => {
-    const { time, store, start, cooldownOf } = setup();
+    const { time, store, start, cooldownOf, prober: own } = setup();
+    await own.stop();
     const slow: HealthCheck = {
       // fails, but only after a user request has cleared the cooldown meanwhile
       check: async () => {

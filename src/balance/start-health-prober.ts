@@ -5,8 +5,8 @@ import type { Clock, Sleep } from '../shared/clock.js';
 import type { Logger } from '../shared/logger.js';
 import type { CooldownRecord, StateStore } from '../state/state-store.js';
 import type { HealthCheck, ProbeKind } from '../upstream/health-check.js';
+import { decideAfterProbe } from './decide-after-probe.js';
 import { decideProbe } from './decide-probe.js';
-import { toFailedProbeCooldown } from './to-failed-probe-cooldown.js';
 
 export type ProbeOutcome = 'healthy' | 'unhealthy';
 
@@ -46,19 +46,29 @@ interface PlannedProbe {
 const toProbeKind = (deployment: DeploymentConfig): ProbeKind | undefined =>
   deployment.health_probe === 'none' ? undefined : deployment.health_probe;
 
+/** What one prober keeps between looks. */
+interface ProberState {
+  /** Probes in flight, by deployment id: never two at once for one deployment. */
+  running: Map<string, Promise<void>>;
+  /** Deployments whose probe failed during their current bench (this instance's probes only). */
+  seenDown: Set<string>;
+  signal: CancelSignal;
+}
+
 /**
  * Probes benched deployments in the background, independent of user traffic (issue 18): every
  * quarter of `first_interval_ms` it reads the cooldowns of the table's deployments, and probes each
- * benched one whose slot is free (decide-probe.ts). Healthy: the cooldown is cleared and the
- * deployment takes traffic at once. Unhealthy: it stays benched past its next probe, one failure more.
- * With a shared store (Redis) the slot makes one instance probe each interval, and all see the result.
+ * benched one whose slot is free (decide-probe.ts). What the outcome does is decide-after-probe.ts:
+ * healthy after being seen down clears the cooldown (the deployment takes traffic at once); unhealthy
+ * keeps it benched past its next probe, one failure more. With a shared store (Redis) the slot makes
+ * one instance probe each interval, and all see the result.
  */
 export function startHealthProber(options: HealthProberOptions): HealthProber {
   const stopping = createCancelController();
-  const running = new Map<string, Promise<void>>();
+  const state: ProberState = { running: new Map(), seenDown: new Set(), signal: stopping.signal };
   const loop = (async () => {
     while (!stopping.signal.aborted) {
-      await lookIn(options, running, stopping.signal).catch((error: unknown) =>
+      await lookIn(options, state).catch((error: unknown) =>
         options.logger.error('health prober could not read the cooldowns', { error: String(error) }),
       );
       const lookEveryMs = options.table().balancer.health_probes.first_interval_ms / 4;
@@ -69,49 +79,46 @@ export function startHealthProber(options: HealthProberOptions): HealthProber {
     async stop() {
       stopping.abort();
       await loop;
-      await Promise.all(running.values());
+      await Promise.all(state.running.values());
     },
   };
 }
 
 /** Starts a probe for each benched deployment that is due and not already being probed here. */
-async function lookIn(
-  options: HealthProberOptions,
-  running: Map<string, Promise<void>>,
-  signal: CancelSignal,
-): Promise<void> {
+async function lookIn(options: HealthProberOptions, state: ProberState): Promise<void> {
   const table = options.table();
   const settings = table.balancer.health_probes;
   if (!settings.enabled) return;
   const watched = table.deployments.filter(
-    (deployment) => toProbeKind(deployment) !== undefined && !running.has(deployment.id),
+    (deployment) => toProbeKind(deployment) !== undefined && !state.running.has(deployment.id),
   );
   if (watched.length === 0) return;
   const cooldowns = await options.store.getCooldowns(watched.map((deployment) => deployment.id));
   for (const deployment of watched) {
     const kind = toProbeKind(deployment);
     const cooldown = cooldowns.get(deployment.id);
+    if (cooldown === undefined) state.seenDown.delete(deployment.id); // its bench is over
     const plan = decideProbe({ cooldown, kind: deployment.health_probe, settings });
     if (!plan.probe || kind === undefined || cooldown === undefined) continue;
-    const probe = probeOnce(options, { deployment, kind, cooldown, slotMs: plan.slotMs }, signal)
+    const probe = probeOnce(options, { deployment, kind, cooldown, slotMs: plan.slotMs }, state)
       .catch((error: unknown) =>
         options.logger.error('health probe could not record its outcome', {
           deployment: deployment.id,
           error: String(error),
         }),
       )
-      .finally(() => running.delete(deployment.id));
-    running.set(deployment.id, probe);
+      .finally(() => state.running.delete(deployment.id));
+    state.running.set(deployment.id, probe);
   }
 }
 
-/** Takes the deployment's probe slot, probes, and clears or extends its cooldown. */
+/** Takes the deployment's probe slot, probes, and clears, keeps or extends its cooldown. */
 async function probeOnce(
   options: HealthProberOptions,
   planned: PlannedProbe,
-  signal: CancelSignal,
+  state: ProberState,
 ): Promise<void> {
-  const { store, clock, logger } = options;
+  const { store, clock } = options;
   const { deployment, kind, slotMs } = planned;
   const id = deployment.id;
   const startedAt = clock.now();
@@ -121,32 +128,43 @@ async function probeOnce(
     deployment,
     kind,
     timeoutMs: settings.timeout_ms,
-    signal,
+    signal: state.signal,
   });
-  if (signal.aborted) return;
+  if (state.signal.aborted) return;
   options.onProbe?.(id, result.healthy ? 'healthy' : 'unhealthy');
-  if (result.healthy) {
-    await store.clearCooldown(id);
-    const { reason, failures } = planned.cooldown;
-    logger.info('deployment back in service', { deployment: id, probe: kind, reason, failures });
-    return;
-  }
   // re-read: a user request or another instance may have put it back in service meanwhile
   const current = (await store.getCooldowns([id])).get(id);
   if (current === undefined) return;
   const nextProbeAt = startedAt + slotMs;
-  const next = toFailedProbeCooldown({
+  const after = decideAfterProbe({
+    healthy: result.healthy,
     cooldown: current,
+    seenDown: state.seenDown.has(id),
     nextProbeAt,
     now: clock.now(),
     probeMs: settings.timeout_ms + settings.first_interval_ms / 4,
   });
-  await store.setCooldown(id, next);
-  logger.warn('health probe failed', {
-    deployment: id,
-    probe: kind,
-    detail: result.detail,
-    failures: next.failures,
-    next_probe_in_ms: Math.max(0, Math.round(nextProbeAt - clock.now())),
-  });
+  const fields = { deployment: id, probe: kind, reason: current.reason, failures: current.failures };
+  switch (after.action) {
+    case 'clear':
+      state.seenDown.delete(id);
+      await store.clearCooldown(id);
+      options.logger.info('deployment back in service', fields);
+      return;
+    case 'keep':
+      options.logger.debug(
+        'health probe passed, but never saw the deployment down: its cooldown runs on',
+        fields,
+      );
+      return;
+    case 'bench':
+      state.seenDown.add(id);
+      await store.setCooldown(id, after.cooldown);
+      options.logger.warn('health probe failed', {
+        ...fields,
+        detail: result.detail,
+        failures: after.cooldown.failures,
+        next_probe_in_ms: Math.max(0, Math.round(nextProbeAt - clock.now())),
+      });
+  }
 }

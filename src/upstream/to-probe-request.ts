@@ -9,11 +9,18 @@ export interface ProbeRequest {
   body?: string;
 }
 
+/** `text` without its trailing slashes; a loop, as a trailing-slash regex backtracks quadratically. */
+function trimSlashes(text: string): string {
+  let end = text.length;
+  while (end > 0 && text[end - 1] === '/') end -= 1;
+  return text.slice(0, end);
+}
+
 /** The server root of a base URL: its path without a trailing `/v1` (vLLM serves /health there). */
 function toServerRoot(baseUrl: string): string {
   const url = new URL(baseUrl);
-  const path = url.pathname.replace(/\/+$/, '').replace(/\/v1$/, '');
-  return `${url.origin}${path}`;
+  const path = trimSlashes(url.pathname);
+  return `${url.origin}${path.endsWith('/v1') ? path.slice(0, -3) : path}`;
 }
 
 /**
@@ -25,7 +32,7 @@ function toServerRoot(baseUrl: string): string {
 export function toProbeRequest(deployment: DeploymentConfig, kind: ProbeKind, apiKey?: string): ProbeRequest {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (apiKey !== undefined) headers['authorization'] = `Bearer ${apiKey}`;
-  const base = deployment.base_url.replace(/\/+$/, '');
+  const base = trimSlashes(deployment.base_url);
   switch (kind) {
     case 'health':
       return { url: `${toServerRoot(deployment.base_url)}/health`, method: 'GET', headers };

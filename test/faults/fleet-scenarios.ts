@@ -28,6 +28,25 @@ export const FLEET_SCENARIOS: readonly FaultScenario[] = [
     ],
   },
   {
+    name: 'flapping primary with health probes: its /health answers all along, so no probe lets it back before its cooldown ends',
+    healthProbes: PROBES,
+    cooldownMs: 30_000,
+    faults: { a: { name: 'flapping', params: { period: 1 } } },
+    first: { view: 'complete', from: 'b', attempts: 2 },
+    within: AT_ONCE,
+    calls: { a: 1, b: 1 },
+    then: [
+      // a second of healthy probes (slots of 200 ms): none of them ends the 30 s cooldown
+      {
+        waitMs: 1000,
+        repeat: 5,
+        expect: { view: 'complete', from: 'b', attempts: 1 },
+        within: AT_ONCE,
+        calls: { a: 1 },
+      },
+    ],
+  },
+  {
     name: 'flapping primary with a short cooldown: one failover per cooldown at most (cooldown and probe), every client answered',
     cooldownMs: 300,
     faults: { a: { name: 'flapping', params: { period: 1 } } },

@@ -86,10 +86,10 @@ describe('two autotier processes on one Redis', () => {
     fleet.byId('x').setFault({ name: 'error_503' });
     fleet.byId('y').setFault({ name: 'error_503' });
     expect((await postChat(a.url, { model: 'tier:SIMPLE', messages: HELLO }, KEY)).status).toBe(503);
-    fleet.byId('x').setFault(null);
-    fleet.byId('y').setFault(null);
-    // B's cached read lasts 500 ms; 3 s leaves room for a loaded machine, and without shared state
-    // B would never see A's 30 s cooldown at all
+    // the faults stay: the health probes (of either process) would put a recovered deployment back
+    // in service at once. B's cached read lasts 500 ms; 3 s leaves room for a loaded machine, and
+    // without shared state B would never see A's 30 s cooldown at all (and would answer its own
+    // UPSTREAM_SERVER_ERROR, not COOLING_DOWN)
     await expect.poll(() => healthOf(b, 'x'), { timeout: 3000, interval: 50 }).toBe('cooling_down');
     const response = await postChat(b.url, { model: 'tier:SIMPLE', messages: HELLO }, KEY);
     expect(response.status).toBe(503);
