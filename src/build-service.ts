@@ -102,6 +102,10 @@ export function buildService(options: ServiceOptions): Service {
     table: () => loaded.table,
     onAttempt: (attempt) => observer.onAttempt(attempt),
     onCooldown: (deploymentId, reason) => metrics.cooldown(deploymentId, reason),
+    onContinuation: (event) => {
+      metrics.continuation(event.outcome);
+      activity.continuation(event);
+    },
   });
   const tokenCounter = options.tokenCounter ?? createTokenCounter({ countThreads: options.countThreads });
   /** Loads the tokenizers a table's deployments use, before requests need them. */

@@ -5,17 +5,27 @@ import type { Clock, Random, Sleep } from '../shared/clock.js';
 import { RouterError, toRouterError } from '../shared/errors.js';
 import type { StateStore } from '../state/state-store.js';
 import type { Upstream, UpstreamEvent } from '../upstream/upstream.js';
-import type { Balancer, ExecuteRequest, ExecuteResult } from './balancer.js';
+import type { Balancer, ContinuationEvent, ExecuteRequest, ExecuteResult } from './balancer.js';
+import {
+  openContinuation,
+  relabelLeg,
+  toContinuationChain,
+  toContinuingRest,
+  type ContinuationDeps,
+  type ContinuationLeg,
+  type LegOpening,
+} from './continue-answer.js';
 import { createDeploymentHealth, type DeploymentHealth } from './create-deployment-health.js';
 import { decideAfterRound } from './decide-after-round.js';
 import { createQuotaGate, type QuotaGate } from './deployment-quota.js';
 import { NO_FAILURES, noteFailure, type FailureNotes } from './note-failure.js';
 import { orderCandidates } from './order-candidates.js';
 import type { AttemptRecord } from './route-plan.js';
+import type { ContinuationRecord } from './relabel-continuation.js';
 import { runAttempt, type CommittedAttempt } from './run-attempt.js';
 import { toAttemptLimits } from './to-attempt-limits.js';
 import type { Candidate } from './to-candidates.js';
-import { toCommittedRest } from './to-committed-rest.js';
+import { toCommittedRest, type CommittedRest } from './to-committed-rest.js';
 import { toCompletionTokens } from './to-completion-tokens.js';
 import { toDeadlineError } from './to-deadline-error.js';
 
@@ -32,6 +42,8 @@ export interface BalancerOptions {
   onAttempt?: (attempt: AttemptSummary) => void;
   /** Told when a deployment is benched (metrics). */
   onCooldown?: (deploymentId: string, reason: string) => void;
+  /** Told about every try to continue a broken answer on another deployment (metrics and logs). */
+  onContinuation?: (event: ContinuationEvent) => void;
 }
 
 /** What every request of one balancer shares. */
@@ -146,29 +158,113 @@ async function tryCandidate(
   run: RequestRun,
   candidate: Candidate,
 ): Promise<ExecuteResult | undefined> {
-  const { clock } = parts;
-  const limits = toAttemptLimits(run.request.plan.timeouts, { at: run.deadlineAt, now: clock.now() });
-  run.calls += 1;
-  await parts.store.addInFlight(candidate.deployment.id, 1);
-  const startedAt = clock.now();
+  const startedAt = parts.clock.now();
+  const head: UpstreamEvent[] = [];
   try {
-    const { request } = run;
-    const committed = await runAttempt({
-      upstream: parts.upstream,
-      clock,
-      deployment: candidate.deployment,
-      path: request.path,
-      body: request.toBody(candidate.deployment),
-      signal: request.signal,
-      limits,
-      requestId: request.requestId,
-      commit: request.commit,
-    });
+    const body = run.request.toBody(candidate.deployment);
+    const committed = await callCandidate(parts, run, candidate, { body, head });
     return await bookAnswer(parts, run, { candidate, committed, startedAt });
   } catch (thrown) {
-    await bookFailure(parts, run, { candidate, error: toRouterError(thrown), startedAt });
-    return undefined;
+    const error = toRouterError(thrown);
+    await bookFailure(parts, run, { candidate, error, startedAt });
+    // a buffered answer that broke after its first token goes on from there where it can
+    const broke = run.request.commit === 'complete' && head.some((event) => event.firstContent);
+    return broke ? continueBuffered(parts, run, { candidate, error, head, startedAt }) : undefined;
   }
+}
+
+/** Opens one upstream call with `body` and reads it up to the request's commit point. */
+async function callCandidate(
+  parts: Parts,
+  run: RequestRun,
+  candidate: Candidate,
+  call: { body: string; head?: UpstreamEvent[] },
+): Promise<CommittedAttempt> {
+  const { clock } = parts;
+  const { request } = run;
+  const limits = toAttemptLimits(request.plan.timeouts, { at: run.deadlineAt, now: clock.now() });
+  run.calls += 1;
+  await parts.store.addInFlight(candidate.deployment.id, 1);
+  return runAttempt({
+    upstream: parts.upstream,
+    clock,
+    deployment: candidate.deployment,
+    path: request.path,
+    body: call.body,
+    signal: request.signal,
+    limits,
+    requestId: request.requestId,
+    commit: request.commit,
+    ...(call.head === undefined ? {} : { head: call.head }),
+  });
+}
+
+/** What continuing a broken answer needs from this request's run. */
+function toContinuationDeps(parts: Parts, run: RequestRun): ContinuationDeps {
+  return {
+    request: run.request,
+    candidates: () => orderCandidates(parts, run.request.plan),
+    mayCall: () =>
+      run.calls < parts.table().balancer.retry.max_attempts && run.deadlineAt > parts.clock.now(),
+    open: (candidate, body) => openLeg(parts, run, { candidate, body }),
+    report: (event) => {
+      parts.onContinuation?.(event);
+      const { outcome, ...fields } = event;
+      if (outcome === 'continued') parts.logger.info('answer continued on another deployment', fields);
+      else parts.logger.warn(`broken answer not continued (${outcome})`, fields);
+    },
+  };
+}
+
+/** One continuation call: checked like any candidate, booked like any attempt. */
+async function openLeg(
+  parts: Parts,
+  run: RequestRun,
+  leg: { candidate: Candidate; body: string },
+): Promise<LegOpening> {
+  const { candidate } = leg;
+  const skip = await toSkip(parts, run, candidate);
+  if (skip !== undefined) {
+    const outcome = skip.split(' ')[0] ?? 'SKIPPED';
+    recordAttempt(parts, run, { candidate, outcome, message: skip, called: false, durationMs: 0 });
+    return { skipped: outcome };
+  }
+  const startedAt = parts.clock.now();
+  try {
+    const committed = await callCandidate(parts, run, candidate, { body: leg.body });
+    const durationMs = parts.clock.now() - startedAt;
+    run.upstreamMs += durationMs;
+    const message = 'continued a broken answer';
+    recordAttempt(parts, run, { candidate, outcome: 'OK', message, called: true, durationMs });
+    if (run.request.commit === 'complete') {
+      const completionTokens = toCompletionTokens(committed.head);
+      await parts.health.onSuccess(candidate, { ttftMs: committed.ttftMs, completionTokens });
+    }
+    return { leg: { candidate, committed, startedAt } };
+  } catch (thrown) {
+    const error = toRouterError(thrown);
+    const durationMs = parts.clock.now() - startedAt;
+    run.upstreamMs += durationMs;
+    recordAttempt(parts, run, { candidate, outcome: error.code, message: error.message, called: true, durationMs });
+    await parts.health.onFailure(candidate, error);
+    return { failed: error };
+  }
+}
+
+/** A buffered answer that broke after its first token, finished by a continuation: the parts joined. */
+async function continueBuffered(
+  parts: Parts,
+  run: RequestRun,
+  broken: { candidate: Candidate; error: RouterError; head: UpstreamEvent[]; startedAt: number },
+): Promise<ExecuteResult | undefined> {
+  const chain = toContinuationChain(broken.candidate, broken.head);
+  const deps = toContinuationDeps(parts, run);
+  const leg = await openContinuation(deps, chain, { from: broken.candidate, error: broken.error });
+  if (leg === undefined) return undefined;
+  const head = [...broken.head, ...relabelLeg(chain, leg.committed.head)];
+  const ttftMs = parts.clock.now() - broken.startedAt;
+  const committed = Object.assign({}, leg.committed, { head, ttftMs });
+  return toResult(parts, run, { candidate: broken.candidate, committed, startedAt: broken.startedAt }, chain.records);
 }
 
 /** Books the attempt that reached the commit point (a buffered one is over: its books close now). */
@@ -228,16 +324,17 @@ function recordAttempt(parts: Parts, run: RequestRun, entry: AttemptEntry): void
   );
 }
 
-function toResult(parts: Parts, run: RequestRun, answer: AnsweredAttempt): ExecuteResult {
+function toResult(
+  parts: Parts,
+  run: RequestRun,
+  answer: AnsweredAttempt,
+  continuations: ContinuationRecord[] = [],
+): ExecuteResult {
   const { candidate, committed } = answer;
   const tail =
     run.request.commit === 'complete'
       ? { rest: emptyEvents, cancel: () => undefined }
-      : toCommittedRest(committed, {
-          onSuccess: (completionTokens) =>
-            parts.health.onSuccess(candidate, { ttftMs: committed.ttftMs, completionTokens }),
-          onFailure: (error) => parts.health.onFailure(candidate, error),
-        });
+      : toStreamRest(parts, run, answer, continuations);
   return {
     deployment: candidate.deployment,
     attempts: run.attempts,
@@ -246,6 +343,45 @@ function toResult(parts: Parts, run: RequestRun, answer: AnsweredAttempt): Execu
     ttftMs: committed.ttftMs,
     firstTokenAt: answer.startedAt + committed.ttftMs,
     head: committed.head,
+    continuations,
     ...tail,
   };
+}
+
+/** The rest of a committed stream, settled on its deployment's books. */
+function toSettledRest(parts: Parts, leg: ContinuationLeg): CommittedRest {
+  const { candidate, committed } = leg;
+  return toCommittedRest(committed, {
+    onSuccess: (completionTokens) =>
+      parts.health.onSuccess(candidate, { ttftMs: committed.ttftMs, completionTokens }),
+    onFailure: (error) => parts.health.onFailure(candidate, error),
+  });
+}
+
+/**
+ * The rest of a committed stream; when the request can be continued and a continuation-capable
+ * deployment is in its plan, one that goes on from another deployment if it breaks (the relay of a
+ * stream that cannot be continued stays as lean as before).
+ */
+function toStreamRest(
+  parts: Parts,
+  run: RequestRun,
+  answer: AnsweredAttempt,
+  continuations: ContinuationRecord[],
+): CommittedRest {
+  const first = toSettledRest(parts, answer);
+  const { plan } = run.request;
+  const id = answer.candidate.deployment.id;
+  const capable = [...plan.group, ...plan.fallback].some(
+    (deployment) => deployment.continuation && deployment.id !== id,
+  );
+  if (run.request.toContinuationBody === undefined || !capable) return first;
+  const chain = toContinuationChain(answer.candidate, answer.committed.head);
+  chain.records = continuations;
+  return toContinuingRest({
+    deps: toContinuationDeps(parts, run),
+    chain,
+    first: { candidate: answer.candidate, rest: first },
+    toRest: (leg) => toSettledRest(parts, leg),
+  });
 }

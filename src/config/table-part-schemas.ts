@@ -98,6 +98,13 @@ export const deploymentSchema = z
     extra_body: z.record(z.string(), z.unknown()).default({}),
     /** Whether the server accepts response_format json_schema (vLLM does with guided decoding). */
     supports_json_schema: z.boolean().default(true),
+    /**
+     * Whether this server continues a final assistant message (`continue_final_message: true`,
+     * `add_generation_prompt: false`: vLLM and SGLang do). When a stream breaks after its first token,
+     * autotier sends the conversation plus the text already delivered to such a deployment and streams
+     * the continuation into the same answer. @default false
+     */
+    continuation: z.boolean().default(false),
     /** Relative compute cost of one token here, for eval cost estimates. @default 1 */
     cost_weight: z.number().nonnegative().default(1),
     /** When the deployment takes traffic (e.g. a CUDA server that sleeps at night); always when absent. */

@@ -10,6 +10,8 @@ export interface Metrics {
   observer: RequestObserver;
   /** A deployment was benched. */
   cooldown(deploymentId: string, reason: string): void;
+  /** A broken answer was continued on another deployment, or could not be (`outcome`). */
+  continuation(outcome: string): void;
   /** A shared-state (Redis) call failed. */
   stateError(operation: string): void;
   /** A routing table reload was applied or refused. */
@@ -83,6 +85,12 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
     labelNames: ['deployment', 'reason'],
     registers,
   });
+  const continuations = new Counter({
+    name: 'autotier_continuations_total',
+    help: 'Streams that broke after their first token, by what happened: continued on another deployment, failed, no_deployment or unsound (inside reasoning or a tool call)',
+    labelNames: ['outcome'],
+    registers,
+  });
   const stateErrors = new Counter({
     name: 'autotier_state_errors_total',
     help: 'Failed shared-state (Redis) calls',
@@ -154,6 +162,7 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
     registry,
     observer,
     cooldown: (deploymentId, reason) => cooldowns.inc({ deployment: deploymentId, reason }),
+    continuation: (outcome) => continuations.inc({ outcome }),
     stateError: (operation) => stateErrors.inc({ operation }),
     tableReload: (outcome) => reloads.inc({ outcome }),
     cacheEvicted: (cache, count) => evictions.inc({ cache }, count),
