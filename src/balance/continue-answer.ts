@@ -2,7 +2,12 @@ import { toRouterError, type RouterError } from '../shared/errors.js';
 import type { Usage } from '../upstream/chat-chunk.js';
 import type { UpstreamEvent } from '../upstream/upstream.js';
 import type { ContinuationEvent, ExecuteRequest } from './balancer.js';
-import { noteDelivered, planContinuation, toDeliveredAnswer, type DeliveredAnswer } from './delivered-answer.js';
+import {
+  noteDelivered,
+  planContinuation,
+  toDeliveredAnswer,
+  type DeliveredAnswer,
+} from './delivered-answer.js';
 import { relabelContinuation, type ContinuationRecord } from './relabel-continuation.js';
 import type { CommittedAttempt } from './run-attempt.js';
 import type { Candidate } from './to-candidates.js';
@@ -118,8 +123,7 @@ function noteBreak(
   },
 ): void {
   const { completionTokens } = input.plan;
-  const promptTokens =
-    chain.earlierUsage.prompt_tokens + input.request.promptTokens + chain.legStartTokens;
+  const promptTokens = chain.earlierUsage.prompt_tokens + input.request.promptTokens + chain.legStartTokens;
   chain.earlierUsage = {
     prompt_tokens: promptTokens,
     completion_tokens: completionTokens,

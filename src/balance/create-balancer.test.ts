@@ -8,7 +8,7 @@ import { createMemoryStateStore } from '../state/create-memory-state-store.js';
 import { createManualTime } from '../../test/helpers/manual-time.js';
 import { createScriptedUpstream, type Outcome } from '../../test/helpers/scripted-upstream.js';
 import { deployment, TEST_TIMEOUTS } from '../../test/helpers/balance-fixtures.js';
-import type { ExecuteRequest, ExecuteResult } from './balancer.js';
+import type { ContinuationEvent, ExecuteRequest, ExecuteResult } from './balancer.js';
 import { createBalancer } from './create-balancer.js';
 import type { RoutePlan } from './route-plan.js';
 
@@ -52,6 +52,7 @@ function setup(options: SetupOptions = {}) {
   const table = toTable(options);
   const attempts: AttemptSummary[] = [];
   const benched: string[] = [];
+  const continuations: ContinuationEvent[] = [];
   const balancer = createBalancer({
     upstream,
     store,
@@ -62,6 +63,7 @@ function setup(options: SetupOptions = {}) {
     table: () => table,
     onAttempt: (attempt) => attempts.push(attempt),
     onCooldown: (id, reason) => benched.push(`${id}: ${reason}`),
+    onContinuation: (event) => continuations.push(event),
   });
   const byId = (id: string) => deployment(id, options.overrides?.[id]);
   const plan: RoutePlan = {
@@ -95,7 +97,7 @@ function setup(options: SetupOptions = {}) {
     if (!(error instanceof RouterError)) throw new Error(`expected a RouterError, got ${String(error)}`);
     return error;
   };
-  return { time, upstream, store, attempts, benched, balancer, toRequest, send, sendFailing };
+  return { time, upstream, store, attempts, benched, continuations, balancer, toRequest, send, sendFailing };
 }
 
 const ids = (result: ExecuteResult) =>
@@ -451,5 +453,139 @@ describe('createBalancer: the commit point', () => {
     expect(upstream.calls[0]?.aborted).toBe(true);
     expect(benched).toEqual([]);
     await expect.poll(async () => [...(await store.getInFlight(['a']))]).toEqual([]);
+  });
+});
+
+describe('createBalancer: continuing a broken answer on another deployment', () => {
+  const capable = { a: { continuation: true }, b: { continuation: true }, c: { continuation: true } };
+  const toContinuationBody: ExecuteRequest['toContinuationBody'] = (target, delivered) =>
+    JSON.stringify({ model: target.model, prefill: delivered.prefix, spent: delivered.completionTokens });
+  const texts = (
+    batches: readonly (readonly { chunk: { choices?: { delta?: { content?: string | null } }[] } }[])[],
+  ) =>
+    batches
+      .flat()
+      .map((event) => event.chunk.choices?.[0]?.delta?.content ?? '')
+      .join('');
+
+  async function readAll(result: ExecuteResult) {
+    const batches = [result.head];
+    for await (const batch of result.rest) batches.push(batch);
+    return batches;
+  }
+
+  it('a stream cut after its first token goes on from the next capable deployment, with the text so far as prefill', async () => {
+    const { time, upstream, benched, continuations, toRequest, balancer } = setup({
+      overrides: capable,
+      scripts: { a: [{ kind: 'cut', after: 2 }], b: [{ kind: 'answer', tokens: 3 }] },
+    });
+    const result = await time.runUntil(
+      balancer.execute(toRequest({ commit: 'first_content', toContinuationBody })),
+    );
+    const batches = await time.runUntil(readAll(result));
+    expect(texts(batches)).toBe('t0 t1 t0 t1 t2 ');
+    expect(JSON.parse(upstream.calls[1]?.request.body ?? '')).toEqual({
+      model: 'sim-model',
+      prefill: 't0 t1 ',
+      spent: 2,
+    });
+    const last = batches.flat().at(-1)?.chunk;
+    expect(last?.usage).toEqual({ prompt_tokens: 15, completion_tokens: 5, total_tokens: 20 });
+    expect(result.continuations).toEqual([
+      { from: 'a', to: 'b', model: 'sim-model', reason: 'upstream_stream_cut', delivered_tokens: 2 },
+    ]);
+    expect(continuations.map((event) => event.outcome)).toEqual(['continued']);
+    expect(benched).toEqual(['a: UPSTREAM_STREAM_CUT']);
+  });
+
+  it('a continuation that breaks too is continued again, each deployment asked once', async () => {
+    const { time, upstream, toRequest, balancer } = setup({
+      group: ['a', 'b', 'c'],
+      overrides: capable,
+      scripts: {
+        a: [{ kind: 'cut', after: 2 }],
+        b: [{ kind: 'cut', after: 1 }],
+        c: [{ kind: 'answer', tokens: 2 }],
+      },
+    });
+    const result = await time.runUntil(
+      balancer.execute(toRequest({ commit: 'first_content', toContinuationBody })),
+    );
+    expect(texts(await time.runUntil(readAll(result)))).toBe('t0 t1 t0 t0 t1 ');
+    expect(JSON.parse(upstream.calls[2]?.request.body ?? '')).toMatchObject({
+      prefill: 't0 t1 t0 ',
+      spent: 3,
+    });
+    expect(result.continuations.map((entry) => `${entry.from}->${entry.to}`)).toEqual(['a->b', 'b->c']);
+  });
+
+  it('without a capable deployment, or when the continuation fails, the stream ends with the original break', async () => {
+    const none = setup({ scripts: { a: [{ kind: 'cut', after: 2 }] } });
+    const first = await none.time.runUntil(
+      none.balancer.execute(none.toRequest({ commit: 'first_content', toContinuationBody })),
+    );
+    await expect(none.time.runUntil(readAll(first))).rejects.toMatchObject({ code: 'UPSTREAM_STREAM_CUT' });
+    expect(none.upstream.callsTo('b')).toBe(0);
+
+    const refused = setup({
+      overrides: capable,
+      scripts: { a: [{ kind: 'cut', after: 2 }], b: [{ kind: 'status', status: 400 }] },
+    });
+    const second = await refused.time.runUntil(
+      refused.balancer.execute(refused.toRequest({ commit: 'first_content', toContinuationBody })),
+    );
+    await expect(refused.time.runUntil(readAll(second))).rejects.toMatchObject({
+      code: 'UPSTREAM_STREAM_CUT',
+    });
+    expect(refused.continuations).toMatchObject([
+      { outcome: 'failed', from: 'a', error: 'UPSTREAM_STREAM_CUT' },
+    ]);
+  });
+
+  it('no continuation past max_attempts', async () => {
+    const { time, upstream, toRequest, balancer, continuations } = setup({
+      group: ['a', 'b', 'c'],
+      overrides: capable,
+      scripts: {
+        a: [{ kind: 'cut', after: 1 }],
+        b: [{ kind: 'cut', after: 1 }],
+        c: [{ kind: 'cut', after: 1 }],
+      },
+    });
+    const result = await time.runUntil(
+      balancer.execute(toRequest({ commit: 'first_content', toContinuationBody })),
+    );
+    await expect(time.runUntil(readAll(result))).rejects.toMatchObject({ code: 'UPSTREAM_STREAM_CUT' });
+    // 3 calls of the 4 allowed; the last break finds no deployment it has not asked
+    expect(upstream.calls).toHaveLength(3);
+    expect(continuations.map((event) => event.outcome)).toEqual(['continued', 'continued', 'no_deployment']);
+  });
+
+  it('a buffered answer that broke is the prefix plus the continuation', async () => {
+    const { send, continuations } = setup({
+      overrides: capable,
+      scripts: { a: [{ kind: 'cut', after: 2 }], b: [{ kind: 'answer', tokens: 2 }] },
+    });
+    const result = await send({ toContinuationBody });
+    expect(texts([result.head])).toBe('t0 t1 t0 t1 ');
+    expect(ids(result)).toEqual(['a: UPSTREAM_STREAM_CUT', 'b: OK']);
+    expect(result.deployment.id).toBe('a');
+    expect(result.continuations).toHaveLength(1);
+    expect(continuations).toHaveLength(1);
+  });
+
+  it('cancelling mid-continuation stops the continuing call', async () => {
+    const { time, upstream, toRequest, balancer } = setup({
+      overrides: capable,
+      scripts: { a: [{ kind: 'cut', after: 1 }], b: [{ kind: 'answer', tokens: 5 }] },
+    });
+    const result = await time.runUntil(
+      balancer.execute(toRequest({ commit: 'first_content', toContinuationBody })),
+    );
+    const iterator = result.rest[Symbol.asyncIterator]();
+    await time.runUntil(iterator.next());
+    await time.runUntil(iterator.next());
+    result.cancel();
+    expect(upstream.calls.at(-1)).toMatchObject({ deploymentId: 'b', aborted: true });
   });
 });

@@ -68,6 +68,8 @@ interface AnsweredAttempt {
   candidate: Candidate;
   committed: CommittedAttempt;
   startedAt: number;
+  /** Switches to other deployments that made this answer (continuation), if any. */
+  continuations?: ContinuationRecord[];
 }
 
 type AttemptEntry = Omit<AttemptRecord, 'fallback' | 'deploymentId'> & { candidate: Candidate };
@@ -162,7 +164,7 @@ async function tryCandidate(
   const head: UpstreamEvent[] = [];
   try {
     const body = run.request.toBody(candidate.deployment);
-    const committed = await callCandidate(parts, run, candidate, { body, head });
+    const committed = await callCandidate(parts, run, { candidate, body, head });
     return await bookAnswer(parts, run, { candidate, committed, startedAt });
   } catch (thrown) {
     const error = toRouterError(thrown);
@@ -177,9 +179,9 @@ async function tryCandidate(
 async function callCandidate(
   parts: Parts,
   run: RequestRun,
-  candidate: Candidate,
-  call: { body: string; head?: UpstreamEvent[] },
+  call: { candidate: Candidate; body: string; head?: UpstreamEvent[] },
 ): Promise<CommittedAttempt> {
+  const { candidate } = call;
   const { clock } = parts;
   const { request } = run;
   const limits = toAttemptLimits(request.plan.timeouts, { at: run.deadlineAt, now: clock.now() });
@@ -231,7 +233,7 @@ async function openLeg(
   }
   const startedAt = parts.clock.now();
   try {
-    const committed = await callCandidate(parts, run, candidate, { body: leg.body });
+    const committed = await callCandidate(parts, run, leg);
     const durationMs = parts.clock.now() - startedAt;
     run.upstreamMs += durationMs;
     const message = 'continued a broken answer';
@@ -245,7 +247,13 @@ async function openLeg(
     const error = toRouterError(thrown);
     const durationMs = parts.clock.now() - startedAt;
     run.upstreamMs += durationMs;
-    recordAttempt(parts, run, { candidate, outcome: error.code, message: error.message, called: true, durationMs });
+    recordAttempt(parts, run, {
+      candidate,
+      outcome: error.code,
+      message: error.message,
+      called: true,
+      durationMs,
+    });
     await parts.health.onFailure(candidate, error);
     return { failed: error };
   }
@@ -264,7 +272,12 @@ async function continueBuffered(
   const head = [...broken.head, ...relabelLeg(chain, leg.committed.head)];
   const ttftMs = parts.clock.now() - broken.startedAt;
   const committed = Object.assign({}, leg.committed, { head, ttftMs });
-  return toResult(parts, run, { candidate: broken.candidate, committed, startedAt: broken.startedAt }, chain.records);
+  return toResult(parts, run, {
+    candidate: broken.candidate,
+    committed,
+    startedAt: broken.startedAt,
+    continuations: chain.records,
+  });
 }
 
 /** Books the attempt that reached the commit point (a buffered one is over: its books close now). */
@@ -324,17 +337,13 @@ function recordAttempt(parts: Parts, run: RequestRun, entry: AttemptEntry): void
   );
 }
 
-function toResult(
-  parts: Parts,
-  run: RequestRun,
-  answer: AnsweredAttempt,
-  continuations: ContinuationRecord[] = [],
-): ExecuteResult {
+function toResult(parts: Parts, run: RequestRun, answer: AnsweredAttempt): ExecuteResult {
   const { candidate, committed } = answer;
+  const continuations = answer.continuations ?? [];
   const tail =
     run.request.commit === 'complete'
       ? { rest: emptyEvents, cancel: () => undefined }
-      : toStreamRest(parts, run, answer, continuations);
+      : toStreamRest(parts, run, { ...answer, continuations });
   return {
     deployment: candidate.deployment,
     attempts: run.attempts,
@@ -366,8 +375,7 @@ function toSettledRest(parts: Parts, leg: ContinuationLeg): CommittedRest {
 function toStreamRest(
   parts: Parts,
   run: RequestRun,
-  answer: AnsweredAttempt,
-  continuations: ContinuationRecord[],
+  answer: AnsweredAttempt & { continuations: ContinuationRecord[] },
 ): CommittedRest {
   const first = toSettledRest(parts, answer);
   const { plan } = run.request;
@@ -377,7 +385,7 @@ function toStreamRest(
   );
   if (run.request.toContinuationBody === undefined || !capable) return first;
   const chain = toContinuationChain(answer.candidate, answer.committed.head);
-  chain.records = continuations;
+  chain.records = answer.continuations;
   return toContinuingRest({
     deps: toContinuationDeps(parts, run),
     chain,

@@ -67,8 +67,7 @@ const CONTINUABLE_CODES: ReadonlySet<string> = new Set([
 
 /** The assistant text to continue from, or why the answer cannot soundly be continued. */
 export type ContinuationPlan =
-  | { kind: 'continue'; prefix: string; completionTokens: number }
-  | { kind: 'unsound'; reason: string };
+  { kind: 'continue'; prefix: string; completionTokens: number } | { kind: 'unsound'; reason: string };
 
 /**
  * Whether a broken answer can be continued on another deployment, and from what text.
@@ -81,7 +80,8 @@ export type ContinuationPlan =
  *   the continuation continues the answer after it.
  */
 export function planContinuation(delivered: DeliveredAnswer, error: RouterError): ContinuationPlan {
-  if (!CONTINUABLE_CODES.has(error.code)) return { kind: 'unsound', reason: `not a stream break (${error.code})` };
+  if (!CONTINUABLE_CODES.has(error.code))
+    return { kind: 'unsound', reason: `not a stream break (${error.code})` };
   if (delivered.finished) return { kind: 'unsound', reason: 'the answer had finished' };
   if (delivered.severalChoices) return { kind: 'unsound', reason: 'several choices' };
   if (delivered.toolCall) return { kind: 'unsound', reason: 'inside a tool call' };

@@ -4,7 +4,13 @@ import type { ChatRequest } from './chat-request.js';
 import { shapeUpstreamBody } from './shape-body.js';
 
 /** Fields that constrain decoding from the first token: a continuation would restart their grammar. */
-const STRUCTURED_FIELDS = ['guided_json', 'guided_regex', 'guided_choice', 'guided_grammar', 'structured_outputs'];
+const STRUCTURED_FIELDS = [
+  'guided_json',
+  'guided_regex',
+  'guided_choice',
+  'guided_grammar',
+  'structured_outputs',
+];
 
 export interface ContinuationBodyInput {
   request: ChatRequest;
@@ -29,12 +35,16 @@ export function toContinuationBodyMaker(
   const body = request as Record<string, unknown>;
   if ((request.n ?? 1) > 1 || body['echo'] === true) return undefined;
   const format = body['response_format'];
-  const formatType = typeof format === 'object' && format !== null ? (format as { type?: unknown }).type : undefined;
+  const formatType =
+    typeof format === 'object' && format !== null ? (format as { type?: unknown }).type : undefined;
   if (formatType === 'json_object' || formatType === 'json_schema') return undefined;
   if (STRUCTURED_FIELDS.some((field) => body[field] !== undefined && body[field] !== null)) return undefined;
   const last = request.messages.at(-1);
   const clientPrefill = last?.role === 'assistant' ? last : undefined;
-  if (clientPrefill !== undefined && (body['continue_final_message'] !== true || typeof clientPrefill.content !== 'string'))
+  if (
+    clientPrefill !== undefined &&
+    (body['continue_final_message'] !== true || typeof clientPrefill.content !== 'string')
+  )
     return undefined;
   const history = clientPrefill === undefined ? request.messages : request.messages.slice(0, -1);
   const before = typeof clientPrefill?.content === 'string' ? clientPrefill.content : '';

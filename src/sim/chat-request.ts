@@ -63,7 +63,8 @@ export function toChatRequestView(body: Record<string, unknown>): ChatRequestVie
 function readContinuation(
   body: Record<string, unknown>,
 ): Pick<ChatRequestView, 'continuePrefix' | 'continuationProblem'> {
-  if (body['continue_final_message'] !== true) return { continuePrefix: undefined, continuationProblem: undefined };
+  if (body['continue_final_message'] !== true)
+    return { continuePrefix: undefined, continuationProblem: undefined };
   if (body['add_generation_prompt'] !== false)
     return {
       continuePrefix: undefined,

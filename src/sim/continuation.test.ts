@@ -28,7 +28,11 @@ async function chat(
   body: Record<string, unknown>,
   headers: Record<string, string> = {},
 ): Promise<Answer> {
-  const response = await postJson(`${backend.baseUrl}/chat/completions`, { model: 'm', ...body }, { headers });
+  const response = await postJson(
+    `${backend.baseUrl}/chat/completions`,
+    { model: 'm', ...body },
+    { headers },
+  );
   const json = (await response.json()) as {
     choices?: { finish_reason: string; message: { content: string; reasoning_content?: string } }[];
     usage?: Answer['usage'];
