@@ -57,9 +57,7 @@ function newestFirst(first: readonly RequestSummary[], second: readonly RequestS
 }
 
 /** Keeps the recent past in memory (bounded): latest decisions, error counts, shares, fallbacks. */
-export function createRecentActivity(
-  options: RecentActivityOptions,
-): RequestObserver & {
+export function createRecentActivity(options: RecentActivityOptions): RequestObserver & {
   snapshot(): ActivitySnapshot;
   /** A broken answer was continued, or not (by outcome). */
   continuation(event: { outcome: string }): void;
