@@ -56,8 +56,8 @@ interface RequestRun {
   upstreamMs: number;
   calls: number;
   notes: FailureNotes;
-  /** In-place retries spent, by deployment id. */
-  inPlace: Map<string, InPlaceSpent>;
+  /** In-place retries spent, by deployment id; made at the first one (most requests never retry). */
+  inPlace?: Map<string, InPlaceSpent>;
 }
 
 /** The attempt that reached the commit point; `startedAt` in epoch ms. */
@@ -95,8 +95,7 @@ export function createBalancer(options: BalancerOptions): Balancer {
 
 function startRun(request: ExecuteRequest): RequestRun {
   const deadlineAt = request.startedAt + request.plan.timeouts.total_ms;
-  const inPlace = new Map<string, InPlaceSpent>();
-  return { request, deadlineAt, attempts: [], upstreamMs: 0, calls: 0, notes: NO_FAILURES, inPlace };
+  return { request, deadlineAt, attempts: [], upstreamMs: 0, calls: 0, notes: NO_FAILURES };
 }
 
 async function execute(parts: Parts, request: ExecuteRequest): Promise<ExecuteResult> {
@@ -219,7 +218,7 @@ async function toRetryInPlace(
   return decideRetryInPlace({
     error: failure.error,
     settings: run.request.plan.retryInPlace,
-    spent: run.inPlace.get(candidate.deployment.id) ?? NOTHING_SPENT,
+    spent: run.inPlace?.get(candidate.deployment.id) ?? NOTHING_SPENT,
     ...state,
     callsLeft: parts.table().balancer.retry.max_attempts - run.calls,
     random: parts.random,
@@ -241,7 +240,7 @@ async function retryInPlace(
   const { candidate } = held;
   const id = candidate.deployment.id;
   recordFailedCall(parts, run, held);
-  run.inPlace.set(id, held.spent);
+  run.inPlace = (run.inPlace ?? new Map<string, InPlaceSpent>()).set(id, held.spent);
   await parts.sleep(held.wait, run.request.signal).catch(async (cause: unknown) => {
     await parts.health.onFailure(candidate, held.error);
     throw new RouterError({ code: 'CLIENT_CLOSED', message: 'client closed the connection', cause });
