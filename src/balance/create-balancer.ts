@@ -18,8 +18,15 @@ import {
 import { createDeploymentHealth, type DeploymentHealth } from './create-deployment-health.js';
 import { decideAfterRound } from './decide-after-round.js';
 import { createQuotaGate, type QuotaGate } from './deployment-quota.js';
+import {
+  decideRetryInPlace,
+  NOTHING_SPENT,
+  type InPlaceSpent,
+  type RetryInPlace,
+} from './decide-retry-in-place.js';
 import { NO_FAILURES, noteFailure, type FailureNotes } from './note-failure.js';
 import { orderCandidates } from './order-candidates.js';
+import { readInPlaceState } from './read-in-place-state.js';
 import type { AttemptRecord } from './route-plan.js';
 import type { ContinuationRecord } from './relabel-continuation.js';
 import { runAttempt, type CommittedAttempt } from './run-attempt.js';
@@ -61,6 +68,8 @@ interface RequestRun {
   upstreamMs: number;
   calls: number;
   notes: FailureNotes;
+  /** In-place retries spent, by deployment id; made at the first one (most requests never retry). */
+  inPlace?: Map<string, InPlaceSpent>;
 }
 
 /** The attempt that reached the commit point; `startedAt` in epoch ms. */
@@ -73,6 +82,13 @@ interface AnsweredAttempt {
 }
 
 type AttemptEntry = Omit<AttemptRecord, 'fallback' | 'deploymentId'> & { candidate: Candidate };
+
+/** A call that failed before the commit point; `startedAt` in epoch ms. */
+interface FailedCall {
+  candidate: Candidate;
+  error: RouterError;
+  startedAt: number;
+}
 
 const emptyEvents: AsyncIterable<UpstreamEvent[]> = {
   async *[Symbol.asyncIterator]() {
@@ -168,11 +184,82 @@ async function tryCandidate(
     return await bookAnswer(parts, run, { candidate, committed, startedAt });
   } catch (thrown) {
     const error = toRouterError(thrown);
-    await bookFailure(parts, run, { candidate, error, startedAt });
     // a buffered answer that broke after its first token goes on from there where it can
     const broke = run.request.commit === 'complete' && head.some((event) => event.firstContent);
-    return broke ? continueBuffered(parts, run, { candidate, error, head, startedAt }) : undefined;
+    if (!broke) return afterFailure(parts, run, { candidate, error, startedAt });
+    await bookFailure(parts, run, { candidate, error, startedAt });
+    return continueBuffered(parts, run, { candidate, error, head, startedAt });
   }
+}
+
+/**
+ * After a failed call: the same deployment once more when `decideRetryInPlace` says so (issue 18),
+ * else the books as before.
+ */
+async function afterFailure(
+  parts: Parts,
+  run: RequestRun,
+  failure: FailedCall,
+): Promise<ExecuteResult | undefined> {
+  const retry = await toRetryInPlace(parts, run, failure);
+  if (retry !== undefined) return retryInPlace(parts, run, { ...failure, ...retry });
+  await bookFailure(parts, run, failure);
+  return undefined;
+}
+
+async function toRetryInPlace(
+  parts: Parts,
+  run: RequestRun,
+  failure: FailedCall,
+): Promise<RetryInPlace | undefined> {
+  const { candidate } = failure;
+  const now = parts.clock.now();
+  const state = await readInPlaceState(parts.store, {
+    candidate,
+    group: run.request.plan.group,
+    attempts: run.attempts,
+    minimumWindow: run.notes.minimumWindow,
+    now,
+  });
+  return decideRetryInPlace({
+    error: failure.error,
+    settings: run.request.plan.retryInPlace,
+    spent: run.inPlace?.get(candidate.deployment.id) ?? NOTHING_SPENT,
+    ...state,
+    callsLeft: parts.table().balancer.retry.max_attempts - run.calls,
+    random: parts.random,
+    now,
+    deadlineAt: run.deadlineAt,
+  });
+}
+
+/**
+ * Waits, then calls the same deployment again. The first failure is recorded but not booked (a bench
+ * would make the retry skip the deployment) and its in-flight slot is held through the wait; however
+ * the visit ends, one outcome is booked on the deployment.
+ */
+async function retryInPlace(
+  parts: Parts,
+  run: RequestRun,
+  held: FailedCall & RetryInPlace,
+): Promise<ExecuteResult | undefined> {
+  const { candidate } = held;
+  const id = candidate.deployment.id;
+  recordFailedCall(parts, run, held);
+  run.inPlace = (run.inPlace ?? new Map<string, InPlaceSpent>()).set(id, held.spent);
+  await parts.sleep(held.wait, run.request.signal).catch(async (cause: unknown) => {
+    await parts.health.onFailure(candidate, held.error);
+    throw new RouterError({ code: 'CLIENT_CLOSED', message: 'client closed the connection', cause });
+  });
+  const skip = await parts.quotas.reserve(candidate.deployment, run.request.promptTokens);
+  if (skip !== undefined) {
+    const outcome = skip.split(' ')[0] ?? 'SKIPPED';
+    recordAttempt(parts, run, { candidate, outcome, message: skip, called: false, durationMs: 0 });
+    await closeFailure(parts, run, held);
+    return undefined;
+  }
+  await parts.store.addInFlight(id, -1); // tryCandidate takes the held slot again
+  return tryCandidate(parts, run, candidate);
 }
 
 /** Opens one upstream call with `body` and reads it up to the request's commit point. */
@@ -294,14 +381,15 @@ async function bookAnswer(parts: Parts, run: RequestRun, answer: AnsweredAttempt
 }
 
 /** Books a failed attempt and notes what it means for the next ones; throws when it ends the request. */
-async function bookFailure(
-  parts: Parts,
-  run: RequestRun,
-  failure: { candidate: Candidate; error: RouterError; startedAt: number },
-): Promise<void> {
+async function bookFailure(parts: Parts, run: RequestRun, failure: FailedCall): Promise<void> {
+  recordFailedCall(parts, run, failure);
+  await closeFailure(parts, run, failure);
+}
+
+/** Records a failed call on the run (its time included) without booking it on the deployment. */
+function recordFailedCall(parts: Parts, run: RequestRun, failure: FailedCall): void {
   const { candidate, error } = failure;
-  const { clock } = parts;
-  const durationMs = clock.now() - failure.startedAt;
+  const durationMs = parts.clock.now() - failure.startedAt;
   run.upstreamMs += durationMs;
   recordAttempt(parts, run, {
     candidate,
@@ -310,6 +398,12 @@ async function bookFailure(
     called: true,
     durationMs,
   });
+}
+
+/** Books a recorded failure on the deployment and notes it; throws when it ends the request. */
+async function closeFailure(parts: Parts, run: RequestRun, failure: FailedCall): Promise<void> {
+  const { candidate, error } = failure;
+  const { clock } = parts;
   await parts.health.onFailure(candidate, error);
   const deadlineError = toDeadlineError({
     attempts: run.attempts,

@@ -44,6 +44,29 @@ export const retrySchema = z
   })
   .strict();
 
+/**
+ * Retrying the same deployment before a request drops to a weaker one (issue 18): after a transient
+ * failure (a 5xx, or a connection reset before response headers) or a 429 with a short Retry-After,
+ * when no untried equal-rank member of the group is free. Each retry is an attempt of
+ * `balancer.retry.max_attempts` and must start before the tier's `timeouts.total_ms`.
+ */
+export const retryInPlaceSchema = z
+  .object({
+    /**
+     * Retries on the same deployment after a 5xx or a connection reset before headers, per deployment
+     * and request; 0 disables. Connection refused is not retried in place (the server is down). @default 1
+     */
+    transient_retries: z.number().int().min(0).max(5).default(1),
+    /** Largest wait before such a retry, in ms: the wait is uniform in [0, jitter_ms). @default 250 */
+    jitter_ms: z.number().int().nonnegative().default(250),
+    /**
+     * Longest Retry-After of a 429 waited out on the same deployment (once per deployment and request),
+     * in ms; 0 disables. A longer one, or one that ends after total_ms, drops to the next candidate. @default 5000
+     */
+    retry_after_cap_ms: z.number().int().nonnegative().default(5000),
+  })
+  .strict();
+
 const clockTime = z.string().regex(/^(?:[01]\d|2[0-3]):[0-5]\d$/, 'a time as HH:MM');
 
 /** Upstream quotas of a deployment (e.g. a provider key pool); a deployment at its limit is skipped. */
@@ -130,6 +153,11 @@ export const tierSchema = z
       .strict()
       .default({ cap: 8192, default: 1024 }),
     timeouts: timeoutsSchema.default(timeoutsSchema.parse({})),
+    /**
+     * Retries on the same deployment before a weaker one is tried.
+     * @default { transient_retries: 1, jitter_ms: 250, retry_after_cap_ms: 5000 }
+     */
+    retry_in_place: retryInPlaceSchema.default(retryInPlaceSchema.parse({})),
     /** Extra JSON merged into request bodies routed to this tier (after the deployment's). */
     extra_body: z.record(z.string(), z.unknown()).default({}),
     /** Text prepended as a system message to requests of this tier. */
@@ -148,6 +176,7 @@ export type DeploymentConfig = z.infer<typeof deploymentSchema>;
 export type TierConfig = z.infer<typeof tierSchema>;
 export type TimeoutsConfig = z.infer<typeof timeoutsSchema>;
 export type RetryConfig = z.infer<typeof retrySchema>;
+export type RetryInPlaceConfig = z.infer<typeof retryInPlaceSchema>;
 
 export const apiKeySchema = z
   .object({
