@@ -155,8 +155,8 @@ describe('createBalancer: failover order', () => {
     });
     const error = await sendFailing();
     expect(error).toMatchObject({ code: 'ALL_DEPLOYMENTS_FAILED', status: 503 });
-    // c, the last of the group, is retried in place before the weaker d: that is the fourth call
-    expect(upstream.calls.map((call) => call.deploymentId)).toEqual(['a', 'b', 'c', 'c']);
+    // c would be retried in place before the weaker d, but not with the last attempt: d gets it
+    expect(upstream.calls.map((call) => call.deploymentId)).toEqual(['a', 'b', 'c', 'd']);
     for (const id of ['a', 'b', 'c']) expect(error.message).toContain(`${id}: UPSTREAM_SERVER_ERROR`);
   });
 

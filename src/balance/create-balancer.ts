@@ -227,10 +227,22 @@ async function toRetryInPlace(
     spent: run.inPlace?.get(candidate.deployment.id) ?? NOTHING_SPENT,
     ...state,
     callsLeft: parts.table().balancer.retry.max_attempts - run.calls,
+    untried: toUntriedCount(run, candidate),
     random: parts.random,
     now,
     deadlineAt: run.deadlineAt,
   });
+}
+
+/** Deployments of the plan that this request has not called yet, `candidate` aside. */
+function toUntriedCount(run: RequestRun, candidate: Candidate): number {
+  const called = new Set(
+    run.attempts.filter((attempt) => attempt.called).map((attempt) => attempt.deploymentId),
+  );
+  called.add(candidate.deployment.id);
+  const { group, fallback } = run.request.plan;
+  return new Set([...group, ...fallback].map((deployment) => deployment.id).filter((id) => !called.has(id)))
+    .size;
 }
 
 /**

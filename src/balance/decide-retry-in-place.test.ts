@@ -19,6 +19,7 @@ function input(overrides: Partial<RetryInPlaceInput> = {}): RetryInPlaceInput {
     benched: false,
     peerFree: false,
     callsLeft: 3,
+    untried: 0,
     random: () => 0.5,
     now: 0,
     deadlineAt: 4000,
@@ -83,6 +84,9 @@ describe('decideRetryInPlace', () => {
   it('never retries a benched deployment, past max_attempts, or with a wait that ends at the deadline', () => {
     expect(decideRetryInPlace(input({ benched: true }))).toBeUndefined();
     expect(decideRetryInPlace(input({ callsLeft: 0 }))).toBeUndefined();
+    // the last attempt goes to an untried deployment rather than the same one again
+    expect(decideRetryInPlace(input({ callsLeft: 1, untried: 1 }))).toBeUndefined();
+    expect(decideRetryInPlace(input({ callsLeft: 1, untried: 0 }))).toBeDefined();
     expect(decideRetryInPlace(input({ error: status(429, '2'), now: 2000 }))).toBeUndefined();
     expect(decideRetryInPlace(input({ error: status(429, '2'), now: 1999 }))?.wait).toBe(2000);
     expect(decideRetryInPlace(input({ now: 3875 }))).toBeUndefined();

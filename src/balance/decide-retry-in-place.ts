@@ -25,6 +25,8 @@ export interface RetryInPlaceInput {
   peerFree: boolean;
   /** Upstream calls the request may still make: `max_attempts` minus the calls made. */
   callsLeft: number;
+  /** Candidates of the plan (group and fallback) this request has not called yet, this one aside. */
+  untried: number;
   random: Random;
   /** Epoch ms. */
   now: number;
@@ -42,11 +44,13 @@ export interface RetryInPlace {
  * Whether a failed deployment is called again before the request goes on (issue 18): only when going
  * on would drop quality (no untried equal-rank peer is free), for a transient failure (a 5xx, a reset
  * before headers; not a refused connection: nothing listens) after a jittered wait, or for a 429 after
- * its Retry-After when that is within the cap; never for a benched deployment, past max_attempts, or
- * when the wait would end at or after the deadline. Undefined: go on to the next candidate.
+ * its Retry-After when that is within the cap; never for a benched deployment, past max_attempts, with
+ * the last attempt while untried candidates remain, or when the wait would end at or after the deadline. Undefined: go on to the next candidate.
  */
 export function decideRetryInPlace(input: RetryInPlaceInput): RetryInPlace | undefined {
   if (input.peerFree || input.benched || input.callsLeft <= 0) return undefined;
+  // the last call goes to a deployment not yet tried: a weaker answer beats none
+  if (input.callsLeft === 1 && input.untried > 0) return undefined;
   const planned = toPlannedRetry(input);
   if (planned === undefined || input.now + planned.wait >= input.deadlineAt) return undefined;
   return planned;

@@ -67,8 +67,8 @@ export const FLEET_SCENARIOS: readonly FaultScenario[] = [
     faults: Object.fromEntries(['a', 'b', 'c', 'd', 'e'].map((id) => [id, { name: 'error_503' }])),
     first: { view: 'error', status: 503, code: 'all_deployments_failed' },
     within: AT_ONCE,
-    // c, the last of the group, is retried in place before the weaker d: the fourth call
-    calls: { a: 1, b: 1, c: 2, d: 0, e: 0 },
+    // c would be retried in place before the weaker d, but the last attempt goes to an untried one
+    calls: { a: 1, b: 1, c: 1, d: 1, e: 0 },
   },
   {
     // total_ms stays under 1 s here: undici times response headers with a coarse clock above 1 s
