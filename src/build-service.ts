@@ -108,6 +108,10 @@ export function buildService(options: ServiceOptions): Service {
     table: () => loaded.table,
     onAttempt: (attempt) => observer.onAttempt(attempt),
     onCooldown: (deploymentId, reason) => metrics.cooldown(deploymentId, reason),
+    onContinuation: (event) => {
+      metrics.continuation(event.outcome);
+      activity.continuation(event);
+    },
   });
   const healthCheck = options.healthCheck ?? createHttpHealthCheck({ readSecret });
   const prober = startHealthProber({

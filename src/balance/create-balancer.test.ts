@@ -7,8 +7,8 @@ import { RouterError } from '../shared/errors.js';
 import { createMemoryStateStore } from '../state/create-memory-state-store.js';
 import { createManualTime } from '../../test/helpers/manual-time.js';
 import { createScriptedUpstream, type Outcome } from '../../test/helpers/scripted-upstream.js';
-import { deployment, TEST_TIMEOUTS } from '../../test/helpers/balance-fixtures.js';
-import type { ExecuteRequest, ExecuteResult } from './balancer.js';
+import { deployment, TEST_RETRY_IN_PLACE, TEST_TIMEOUTS } from '../../test/helpers/balance-fixtures.js';
+import type { ContinuationEvent, ExecuteRequest, ExecuteResult } from './balancer.js';
 import { createBalancer } from './create-balancer.js';
 import type { RoutePlan } from './route-plan.js';
 
@@ -19,7 +19,10 @@ interface SetupOptions {
   /** Deployment fields by id (context_window, max_concurrency, limits). */
   overrides?: Record<string, Record<string, unknown>>;
   timeouts?: Partial<typeof TEST_TIMEOUTS>;
+  retryInPlace?: Partial<typeof TEST_RETRY_IN_PLACE>;
   cooldownMs?: number;
+  /** @default () => 0 */
+  random?: () => number;
 }
 
 const RETRY = { max_attempts: 4, backoff_base_ms: 50, backoff_max_ms: 200, retry_after_cap_ms: 3000 };
@@ -52,16 +55,18 @@ function setup(options: SetupOptions = {}) {
   const table = toTable(options);
   const attempts: AttemptSummary[] = [];
   const benched: string[] = [];
+  const continuations: ContinuationEvent[] = [];
   const balancer = createBalancer({
     upstream,
     store,
     clock: time.clock,
-    random: () => 0,
+    random: options.random ?? (() => 0),
     sleep: time.sleep,
     logger: createRecordingLogger(),
     table: () => table,
     onAttempt: (attempt) => attempts.push(attempt),
     onCooldown: (id, reason) => benched.push(`${id}: ${reason}`),
+    onContinuation: (event) => continuations.push(event),
   });
   const byId = (id: string) => deployment(id, options.overrides?.[id]);
   const plan: RoutePlan = {
@@ -70,6 +75,7 @@ function setup(options: SetupOptions = {}) {
     fallback: (options.fallback ?? []).map(byId),
     strategy: 'weighted',
     timeouts: { ...TEST_TIMEOUTS, ...options.timeouts },
+    retryInPlace: { ...TEST_RETRY_IN_PLACE, ...options.retryInPlace },
   };
   let requests = 0;
   const toRequest = (overrides: Partial<ExecuteRequest> = {}): ExecuteRequest => ({
@@ -95,7 +101,7 @@ function setup(options: SetupOptions = {}) {
     if (!(error instanceof RouterError)) throw new Error(`expected a RouterError, got ${String(error)}`);
     return error;
   };
-  return { time, upstream, store, attempts, benched, balancer, toRequest, send, sendFailing };
+  return { time, upstream, store, attempts, benched, continuations, balancer, toRequest, send, sendFailing };
 }
 
 const ids = (result: ExecuteResult) =>
@@ -117,10 +123,11 @@ describe('createBalancer: failover order', () => {
     expect(time.sleeps).toEqual([]);
   });
 
-  it('fails over along the group, then along the quality-ordered fallback chain', async () => {
+  it('fails over along the group, then along the quality-ordered fallback chain (no retries in place)', async () => {
     const { send } = setup({
       group: ['a', 'b'],
       fallback: ['c', 'd'],
+      retryInPlace: { transient_retries: 0 },
       scripts: {
         a: [{ kind: 'status', status: 503 }],
         b: [{ kind: 'connect_error' }],
@@ -139,7 +146,7 @@ describe('createBalancer: failover order', () => {
     expect(result.attempts.map((attempt) => attempt.fallback)).toEqual([false, false, true, true]);
   });
 
-  it('makes at most max_attempts (4) calls, then answers 503 naming every attempt', async () => {
+  it('makes at most max_attempts (4) calls, in-place retries included, then answers 503 naming every attempt', async () => {
     const down: Outcome[] = [{ kind: 'status', status: 503 }];
     const { sendFailing, upstream } = setup({
       group: ['a', 'b', 'c'],
@@ -148,8 +155,9 @@ describe('createBalancer: failover order', () => {
     });
     const error = await sendFailing();
     expect(error).toMatchObject({ code: 'ALL_DEPLOYMENTS_FAILED', status: 503 });
+    // c would be retried in place before the weaker d, but not with the last attempt: d gets it
     expect(upstream.calls.map((call) => call.deploymentId)).toEqual(['a', 'b', 'c', 'd']);
-    for (const id of ['a', 'b', 'c', 'd']) expect(error.message).toContain(`${id}: UPSTREAM_SERVER_ERROR`);
+    for (const id of ['a', 'b', 'c']) expect(error.message).toContain(`${id}: UPSTREAM_SERVER_ERROR`);
   });
 
   it('returns a request-shaped 400 as is: no failover, nothing benched', async () => {
@@ -311,12 +319,15 @@ describe('createBalancer: cooldowns and probes', () => {
     const down: Outcome[] = [{ kind: 'status', status: 503 }];
     const { sendFailing, upstream, time } = setup({ scripts: { a: down, b: down } });
     await sendFailing();
+    // a, then b, then b once more in place (no peer of b was left)
+    expect(upstream.calls).toHaveLength(3);
+    const sleeps = time.sleeps.length;
     const started = time.clock.now();
     const error = await sendFailing();
     expect(error).toMatchObject({ code: 'ALL_DEPLOYMENTS_FAILED', status: 503 });
     expect(error.message).toContain('COOLING_DOWN');
-    expect(upstream.calls).toHaveLength(2);
-    expect(time.sleeps).toEqual([]);
+    expect(upstream.calls).toHaveLength(3);
+    expect(time.sleeps).toHaveLength(sleeps);
     expect(time.clock.now()).toBe(started);
   });
 
@@ -414,6 +425,184 @@ describe('createBalancer: 429 and Retry-After', () => {
   });
 });
 
+describe('createBalancer: retries in place before a weaker deployment', () => {
+  const serverError: Outcome = { kind: 'status', status: 500 };
+  /** Group [a] and the weaker fallback b: anything but a retry of a drops quality. */
+  const primaryAndFallback = { group: ['a'], fallback: ['b'] };
+
+  it('answers from the primary after one 500: two calls to it, both told to the observer, nothing benched', async () => {
+    const { send, upstream, attempts, benched, store } = setup({
+      ...primaryAndFallback,
+      scripts: { a: [serverError, { kind: 'answer' }] },
+    });
+    const result = await send();
+    expect(ids(result)).toEqual(['a: UPSTREAM_SERVER_ERROR', 'a: OK']);
+    expect(result.fallbacks).toBe(0);
+    expect(upstream.calls.map((call) => call.deploymentId)).toEqual(['a', 'a']);
+    expect(attempts.map(({ deploymentId, attempt, outcome }) => [deploymentId, attempt, outcome])).toEqual([
+      ['a', 1, 'UPSTREAM_SERVER_ERROR'],
+      ['a', 2, 'OK'],
+    ]);
+    expect(benched).toEqual([]);
+    expect([...(await store.getInFlight(['a', 'b']))]).toEqual([]);
+    expect(ids(await send())).toEqual(['a: OK']);
+  });
+
+  it('retries a connection reset before headers on the same deployment', async () => {
+    const { send } = setup({
+      ...primaryAndFallback,
+      scripts: { a: [{ kind: 'reset' }, { kind: 'answer' }] },
+    });
+    expect(ids(await send())).toEqual(['a: UPSTREAM_CONNECT_FAILED', 'a: OK']);
+  });
+
+  it('does not retry a refused connection in place: the server is down, the fallback answers at once', async () => {
+    const { send, time } = setup({ ...primaryAndFallback, scripts: { a: [{ kind: 'connect_error' }] } });
+    expect(ids(await send())).toEqual(['a: UPSTREAM_CONNECT_FAILED', 'b: OK']);
+    expect(time.sleeps).toEqual([]);
+  });
+
+  it('goes on to the fallback after a second 500 and benches the primary once', async () => {
+    const { send, benched } = setup({
+      ...primaryAndFallback,
+      scripts: { a: [serverError, serverError, { kind: 'answer' }] },
+    });
+    expect(ids(await send())).toEqual(['a: UPSTREAM_SERVER_ERROR', 'a: UPSTREAM_SERVER_ERROR', 'b: OK']);
+    expect(benched).toEqual(['a: UPSTREAM_SERVER_ERROR']);
+    expect(ids(await send())[0]).toMatch(/^a: COOLING_DOWN/);
+  });
+
+  it('goes to a free equal-rank peer instead of retrying in place', async () => {
+    const { send, time } = setup({ group: ['a', 'b'], fallback: ['c'], scripts: { a: [serverError] } });
+    expect(ids(await send())).toEqual(['a: UPSTREAM_SERVER_ERROR', 'b: OK']);
+    expect(time.sleeps).toEqual([]);
+  });
+
+  it('retries in place when the only peer is full: the next free candidate is weaker', async () => {
+    const { send, store } = setup({
+      group: ['a', 'b'],
+      fallback: ['c'],
+      overrides: { b: { max_concurrency: 1 } },
+      scripts: { a: [serverError, { kind: 'answer' }] },
+    });
+    await store.addInFlight('b', 1);
+    expect(ids(await send())).toEqual(['a: UPSTREAM_SERVER_ERROR', 'a: OK']);
+  });
+
+  it('retries a fallback in place too: the chain after it is weaker still', async () => {
+    const { send } = setup({
+      group: ['a'],
+      fallback: ['b', 'c'],
+      scripts: { a: [{ kind: 'connect_error' }], b: [serverError, { kind: 'answer' }] },
+    });
+    const result = await send();
+    expect(ids(result)).toEqual(['a: UPSTREAM_CONNECT_FAILED', 'b: UPSTREAM_SERVER_ERROR', 'b: OK']);
+    expect(result.fallbacks).toBe(2);
+  });
+
+  it('waits random() * jitter_ms before the retry, on the injected random and sleep', async () => {
+    const { send, time } = setup({
+      ...primaryAndFallback,
+      random: () => 0.4,
+      retryInPlace: { jitter_ms: 250 },
+      scripts: { a: [serverError, { kind: 'answer' }] },
+    });
+    const started = time.clock.now();
+    const result = await send();
+    expect(time.sleeps).toEqual([100]);
+    expect(result.firstTokenAt - started).toBe(100);
+  });
+
+  it('does not retry in place when transient_retries is 0', async () => {
+    const { send } = setup({
+      ...primaryAndFallback,
+      retryInPlace: { transient_retries: 0 },
+      scripts: { a: [serverError, { kind: 'answer' }] },
+    });
+    expect(ids(await send())).toEqual(['a: UPSTREAM_SERVER_ERROR', 'b: OK']);
+  });
+
+  it('does not retry a failed probe in place: a benched deployment that fails again waits out its cooldown', async () => {
+    const { send, time, benched } = setup({
+      ...primaryAndFallback,
+      cooldownMs: 1000,
+      scripts: { a: [serverError] },
+    });
+    await send();
+    await time.advance(1000);
+    expect(ids(await send())).toEqual(['a: UPSTREAM_SERVER_ERROR', 'b: OK']);
+    expect(benched).toEqual(['a: UPSTREAM_SERVER_ERROR', 'a: UPSTREAM_SERVER_ERROR']);
+  });
+
+  it('counts the retry against the quota: at its limit the retry is skipped and the primary benched', async () => {
+    const { send, benched } = setup({
+      ...primaryAndFallback,
+      overrides: { a: { limits: { rpm: 1 } } },
+      scripts: { a: [serverError, { kind: 'answer' }] },
+    });
+    expect(ids(await send())).toEqual(['a: UPSTREAM_SERVER_ERROR', 'a: QUOTA_EXHAUSTED', 'b: OK']);
+    expect(benched).toEqual(['a: UPSTREAM_SERVER_ERROR']);
+  });
+
+  it('waits a 429 Retry-After of 2 s within the cap on the primary, then the primary answers', async () => {
+    const { send, time, benched } = setup({
+      ...primaryAndFallback,
+      scripts: { a: [{ kind: 'status', status: 429, retryAfter: '2' }, { kind: 'answer' }] },
+    });
+    const started = time.clock.now();
+    const result = await send();
+    expect(ids(result)).toEqual(['a: UPSTREAM_RATE_LIMITED', 'a: OK']);
+    expect(time.sleeps).toEqual([2000]);
+    expect(result.firstTokenAt - started).toBe(2000);
+    expect(benched).toEqual([]);
+  });
+
+  it('waits out one Retry-After per deployment: a second 429 goes on to the fallback', async () => {
+    const limited: Outcome = { kind: 'status', status: 429, retryAfter: '1' };
+    const { send, time } = setup({ ...primaryAndFallback, scripts: { a: [limited, limited] } });
+    expect(ids(await send())).toEqual(['a: UPSTREAM_RATE_LIMITED', 'a: UPSTREAM_RATE_LIMITED', 'b: OK']);
+    expect(time.sleeps).toEqual([1000]);
+  });
+
+  it('goes to the fallback at once for a Retry-After above retry_after_cap_ms', async () => {
+    const { send, time } = setup({
+      ...primaryAndFallback,
+      retryInPlace: { retry_after_cap_ms: 1000 },
+      scripts: { a: [{ kind: 'status', status: 429, retryAfter: '2' }] },
+    });
+    expect(ids(await send())).toEqual(['a: UPSTREAM_RATE_LIMITED', 'b: OK']);
+    expect(time.sleeps).toEqual([]);
+  });
+
+  it('goes to the fallback at once for a Retry-After that ends after total_ms', async () => {
+    const { send, time } = setup({
+      ...primaryAndFallback,
+      timeouts: { total_ms: 2000 },
+      scripts: { a: [{ kind: 'status', status: 429, retryAfter: '2' }] },
+    });
+    expect(ids(await send())).toEqual(['a: UPSTREAM_RATE_LIMITED', 'b: OK']);
+    expect(time.sleeps).toEqual([]);
+  });
+
+  it('ends with CLIENT_CLOSED when the client leaves during the wait, and books the failure', async () => {
+    const { balancer, toRequest, time, upstream, benched, store } = setup({
+      ...primaryAndFallback,
+      random: () => 0.5,
+      scripts: { a: [serverError, { kind: 'answer' }] },
+    });
+    const controller = createCancelController();
+    const pending = balancer.execute(toRequest({ signal: controller.signal }));
+    pending.catch(() => undefined);
+    await time.advance(100);
+    expect(time.sleeps).toEqual([125]);
+    controller.abort();
+    await expect(pending).rejects.toMatchObject({ code: 'CLIENT_CLOSED' });
+    expect(upstream.calls.map((call) => call.deploymentId)).toEqual(['a']);
+    expect(benched).toEqual(['a: UPSTREAM_SERVER_ERROR']);
+    expect([...(await store.getInFlight(['a']))]).toEqual([]);
+  });
+});
+
 describe('createBalancer: the commit point', () => {
   it('does not fail over a stream cut after its first content token: the error reaches the client in-band', async () => {
     const { send, upstream, benched, store } = setup({ scripts: { a: [{ kind: 'cut', after: 2 }] } });
@@ -451,5 +640,139 @@ describe('createBalancer: the commit point', () => {
     expect(upstream.calls[0]?.aborted).toBe(true);
     expect(benched).toEqual([]);
     await expect.poll(async () => [...(await store.getInFlight(['a']))]).toEqual([]);
+  });
+});
+
+describe('createBalancer: continuing a broken answer on another deployment', () => {
+  const capable = { a: { continuation: true }, b: { continuation: true }, c: { continuation: true } };
+  const toContinuationBody: ExecuteRequest['toContinuationBody'] = (target, delivered) =>
+    JSON.stringify({ model: target.model, prefill: delivered.prefix, spent: delivered.completionTokens });
+  const texts = (
+    batches: readonly (readonly { chunk: { choices?: { delta?: { content?: string | null } }[] } }[])[],
+  ) =>
+    batches
+      .flat()
+      .map((event) => event.chunk.choices?.[0]?.delta?.content ?? '')
+      .join('');
+
+  async function readAll(result: ExecuteResult) {
+    const batches = [result.head];
+    for await (const batch of result.rest) batches.push(batch);
+    return batches;
+  }
+
+  it('a stream cut after its first token goes on from the next capable deployment, with the text so far as prefill', async () => {
+    const { time, upstream, benched, continuations, toRequest, balancer } = setup({
+      overrides: capable,
+      scripts: { a: [{ kind: 'cut', after: 2 }], b: [{ kind: 'answer', tokens: 3 }] },
+    });
+    const result = await time.runUntil(
+      balancer.execute(toRequest({ commit: 'first_content', toContinuationBody })),
+    );
+    const batches = await time.runUntil(readAll(result));
+    expect(texts(batches)).toBe('t0 t1 t0 t1 t2 ');
+    expect(JSON.parse(upstream.calls[1]?.request.body ?? '')).toEqual({
+      model: 'sim-model',
+      prefill: 't0 t1 ',
+      spent: 2,
+    });
+    const last = batches.flat().at(-1)?.chunk;
+    expect(last?.usage).toEqual({ prompt_tokens: 15, completion_tokens: 5, total_tokens: 20 });
+    expect(result.continuations).toEqual([
+      { from: 'a', to: 'b', model: 'sim-model', reason: 'upstream_stream_cut', delivered_tokens: 2 },
+    ]);
+    expect(continuations.map((event) => event.outcome)).toEqual(['continued']);
+    expect(benched).toEqual(['a: UPSTREAM_STREAM_CUT']);
+  });
+
+  it('a continuation that breaks too is continued again, each deployment asked once', async () => {
+    const { time, upstream, toRequest, balancer } = setup({
+      group: ['a', 'b', 'c'],
+      overrides: capable,
+      scripts: {
+        a: [{ kind: 'cut', after: 2 }],
+        b: [{ kind: 'cut', after: 1 }],
+        c: [{ kind: 'answer', tokens: 2 }],
+      },
+    });
+    const result = await time.runUntil(
+      balancer.execute(toRequest({ commit: 'first_content', toContinuationBody })),
+    );
+    expect(texts(await time.runUntil(readAll(result)))).toBe('t0 t1 t0 t0 t1 ');
+    expect(JSON.parse(upstream.calls[2]?.request.body ?? '')).toMatchObject({
+      prefill: 't0 t1 t0 ',
+      spent: 3,
+    });
+    expect(result.continuations.map((entry) => `${entry.from}->${entry.to}`)).toEqual(['a->b', 'b->c']);
+  });
+
+  it('without a capable deployment, or when the continuation fails, the stream ends with the original break', async () => {
+    const none = setup({ scripts: { a: [{ kind: 'cut', after: 2 }] } });
+    const first = await none.time.runUntil(
+      none.balancer.execute(none.toRequest({ commit: 'first_content', toContinuationBody })),
+    );
+    await expect(none.time.runUntil(readAll(first))).rejects.toMatchObject({ code: 'UPSTREAM_STREAM_CUT' });
+    expect(none.upstream.callsTo('b')).toBe(0);
+
+    const refused = setup({
+      overrides: capable,
+      scripts: { a: [{ kind: 'cut', after: 2 }], b: [{ kind: 'status', status: 400 }] },
+    });
+    const second = await refused.time.runUntil(
+      refused.balancer.execute(refused.toRequest({ commit: 'first_content', toContinuationBody })),
+    );
+    await expect(refused.time.runUntil(readAll(second))).rejects.toMatchObject({
+      code: 'UPSTREAM_STREAM_CUT',
+    });
+    expect(refused.continuations).toMatchObject([
+      { outcome: 'failed', from: 'a', error: 'UPSTREAM_STREAM_CUT' },
+    ]);
+  });
+
+  it('no continuation past max_attempts', async () => {
+    const { time, upstream, toRequest, balancer, continuations } = setup({
+      group: ['a', 'b', 'c'],
+      overrides: capable,
+      scripts: {
+        a: [{ kind: 'cut', after: 1 }],
+        b: [{ kind: 'cut', after: 1 }],
+        c: [{ kind: 'cut', after: 1 }],
+      },
+    });
+    const result = await time.runUntil(
+      balancer.execute(toRequest({ commit: 'first_content', toContinuationBody })),
+    );
+    await expect(time.runUntil(readAll(result))).rejects.toMatchObject({ code: 'UPSTREAM_STREAM_CUT' });
+    // 3 calls of the 4 allowed; the last break finds no deployment it has not asked
+    expect(upstream.calls).toHaveLength(3);
+    expect(continuations.map((event) => event.outcome)).toEqual(['continued', 'continued', 'no_deployment']);
+  });
+
+  it('a buffered answer that broke is the prefix plus the continuation', async () => {
+    const { send, continuations } = setup({
+      overrides: capable,
+      scripts: { a: [{ kind: 'cut', after: 2 }], b: [{ kind: 'answer', tokens: 2 }] },
+    });
+    const result = await send({ toContinuationBody });
+    expect(texts([result.head])).toBe('t0 t1 t0 t1 ');
+    expect(ids(result)).toEqual(['a: UPSTREAM_STREAM_CUT', 'b: OK']);
+    expect(result.deployment.id).toBe('a');
+    expect(result.continuations).toHaveLength(1);
+    expect(continuations).toHaveLength(1);
+  });
+
+  it('cancelling mid-continuation stops the continuing call', async () => {
+    const { time, upstream, toRequest, balancer } = setup({
+      overrides: capable,
+      scripts: { a: [{ kind: 'cut', after: 1 }], b: [{ kind: 'answer', tokens: 5 }] },
+    });
+    const result = await time.runUntil(
+      balancer.execute(toRequest({ commit: 'first_content', toContinuationBody })),
+    );
+    const iterator = result.rest[Symbol.asyncIterator]();
+    await time.runUntil(iterator.next());
+    await time.runUntil(iterator.next());
+    result.cancel();
+    expect(upstream.calls.at(-1)).toMatchObject({ deploymentId: 'b', aborted: true });
   });
 });

@@ -1,85 +1,40 @@
-import type { RoutingTable } from '../config/routing-table-schema.js';
-import type { Logger } from '../shared/logger.js';
-import type { AttemptSummary } from '../observe/request-summary.js';
-import type { Clock, Random, Sleep } from '../shared/clock.js';
 import { RouterError, toRouterError } from '../shared/errors.js';
-import type { StateStore } from '../state/state-store.js';
-import type { Upstream, UpstreamEvent } from '../upstream/upstream.js';
+import type { UpstreamEvent } from '../upstream/upstream.js';
 import type { Balancer, ExecuteRequest, ExecuteResult } from './balancer.js';
-import { createDeploymentHealth, type DeploymentHealth } from './create-deployment-health.js';
+import { continueBuffered, toResult } from './balancer-answer.js';
+import { afterFailure } from './balancer-retry.js';
+import {
+  bookFailure,
+  callCandidate,
+  recordAttempt,
+  startRun,
+  toSkip,
+  type AnsweredAttempt,
+  type BalancerOptions,
+  type Parts,
+  type RequestRun,
+} from './balancer-run.js';
+import { createDeploymentHealth } from './create-deployment-health.js';
 import { decideAfterRound } from './decide-after-round.js';
-import { createQuotaGate, type QuotaGate } from './deployment-quota.js';
-import { NO_FAILURES, noteFailure, type FailureNotes } from './note-failure.js';
+import { createQuotaGate } from './deployment-quota.js';
 import { orderCandidates } from './order-candidates.js';
-import type { AttemptRecord } from './route-plan.js';
-import { runAttempt, type CommittedAttempt } from './run-attempt.js';
-import { toAttemptLimits } from './to-attempt-limits.js';
 import type { Candidate } from './to-candidates.js';
-import { toCommittedRest } from './to-committed-rest.js';
 import { toCompletionTokens } from './to-completion-tokens.js';
-import { toDeadlineError } from './to-deadline-error.js';
 
-export interface BalancerOptions {
-  upstream: Upstream;
-  store: StateStore;
-  clock: Clock;
-  random: Random;
-  sleep: Sleep;
-  logger: Logger;
-  /** Returns the routing table in force; read once per request so reloads never split one. */
-  table: () => RoutingTable;
-  /** Told about every attempt as it ends (metrics and logs). */
-  onAttempt?: (attempt: AttemptSummary) => void;
-  /** Told when a deployment is benched (metrics). */
-  onCooldown?: (deploymentId: string, reason: string) => void;
-}
-
-/** What every request of one balancer shares. */
-interface Parts extends BalancerOptions {
-  quotas: QuotaGate;
-  health: DeploymentHealth;
-}
-
-/** The state of one request across its attempts. */
-interface RequestRun {
-  request: ExecuteRequest;
-  deadlineAt: number;
-  attempts: AttemptRecord[];
-  /** Time spent waiting on upstreams before the commit point, ms. */
-  upstreamMs: number;
-  calls: number;
-  notes: FailureNotes;
-}
-
-/** The attempt that reached the commit point; `startedAt` in epoch ms. */
-interface AnsweredAttempt {
-  candidate: Candidate;
-  committed: CommittedAttempt;
-  startedAt: number;
-}
-
-type AttemptEntry = Omit<AttemptRecord, 'fallback' | 'deploymentId'> & { candidate: Candidate };
-
-const emptyEvents: AsyncIterable<UpstreamEvent[]> = {
-  async *[Symbol.asyncIterator]() {
-    // nothing after a buffered attempt
-  },
-};
+export type { BalancerOptions } from './balancer-run.js';
 
 /**
  * Tries the group, then the fallback chain; then, when only Retry-After stood in the way (a group's
  * only deployment answered 429), waits with backoff and tries those again, all within total_ms.
- * The decisions are the pure parts beside this file; the functions here run them against the store.
+ * A transient failure is retried on the same deployment first when going on would lower quality
+ * (balancer-retry.ts); an answer that breaks after its first token is continued on a
+ * continuation-capable deployment (balancer-answer.ts). The decisions are the pure parts beside
+ * these files; the functions here run them against the store.
  */
 export function createBalancer(options: BalancerOptions): Balancer {
   const quotas = createQuotaGate(options);
   const parts: Parts = { ...options, quotas, health: createDeploymentHealth({ ...options, quotas }) };
   return { execute: (request) => execute(parts, request) };
-}
-
-function startRun(request: ExecuteRequest): RequestRun {
-  const deadlineAt = request.startedAt + request.plan.timeouts.total_ms;
-  return { request, deadlineAt, attempts: [], upstreamMs: 0, calls: 0, notes: NO_FAILURES };
 }
 
 async function execute(parts: Parts, request: ExecuteRequest): Promise<ExecuteResult> {
@@ -131,43 +86,26 @@ async function runRound(
   return undefined;
 }
 
-/** Why a candidate is passed over without a call (cooling down, full, probe taken, quota), or undefined. */
-async function toSkip(parts: Parts, run: RequestRun, candidate: Candidate): Promise<string | undefined> {
-  const availability = await parts.health.check(candidate, run.request.plan.timeouts.total_ms);
-  if (availability.skip !== undefined) return availability.skip;
-  const quotaSkip = await parts.quotas.reserve(candidate.deployment, run.request.promptTokens);
-  if (quotaSkip !== undefined && availability.probe) await parts.store.releaseProbe(candidate.deployment.id);
-  return quotaSkip;
-}
-
 /** One call to one candidate; returns the result, or undefined after a failure worth going on from. */
 async function tryCandidate(
   parts: Parts,
   run: RequestRun,
   candidate: Candidate,
 ): Promise<ExecuteResult | undefined> {
-  const { clock } = parts;
-  const limits = toAttemptLimits(run.request.plan.timeouts, { at: run.deadlineAt, now: clock.now() });
-  run.calls += 1;
-  await parts.store.addInFlight(candidate.deployment.id, 1);
-  const startedAt = clock.now();
+  const startedAt = parts.clock.now();
+  const head: UpstreamEvent[] = [];
   try {
-    const { request } = run;
-    const committed = await runAttempt({
-      upstream: parts.upstream,
-      clock,
-      deployment: candidate.deployment,
-      path: request.path,
-      body: request.toBody(candidate.deployment),
-      signal: request.signal,
-      limits,
-      requestId: request.requestId,
-      commit: request.commit,
-    });
+    const body = run.request.toBody(candidate.deployment);
+    const committed = await callCandidate(parts, run, { candidate, body, head });
     return await bookAnswer(parts, run, { candidate, committed, startedAt });
   } catch (thrown) {
-    await bookFailure(parts, run, { candidate, error: toRouterError(thrown), startedAt });
-    return undefined;
+    const error = toRouterError(thrown);
+    // a buffered answer that broke after its first token goes on from there where it can
+    const broke = run.request.commit === 'complete' && head.some((event) => event.firstContent);
+    const again = (): Promise<ExecuteResult | undefined> => tryCandidate(parts, run, candidate);
+    if (!broke) return afterFailure(parts, run, { candidate, error, startedAt, again });
+    await bookFailure(parts, run, { candidate, error, startedAt });
+    return continueBuffered(parts, run, { candidate, error, head, startedAt });
   }
 }
 
@@ -182,70 +120,4 @@ async function bookAnswer(parts: Parts, run: RequestRun, answer: AnsweredAttempt
     await parts.health.onSuccess(candidate, { ttftMs: committed.ttftMs, completionTokens });
   }
   return toResult(parts, run, answer);
-}
-
-/** Books a failed attempt and notes what it means for the next ones; throws when it ends the request. */
-async function bookFailure(
-  parts: Parts,
-  run: RequestRun,
-  failure: { candidate: Candidate; error: RouterError; startedAt: number },
-): Promise<void> {
-  const { candidate, error } = failure;
-  const { clock } = parts;
-  const durationMs = clock.now() - failure.startedAt;
-  run.upstreamMs += durationMs;
-  recordAttempt(parts, run, {
-    candidate,
-    outcome: error.code,
-    message: error.message,
-    called: true,
-    durationMs,
-  });
-  await parts.health.onFailure(candidate, error);
-  const deadlineError = toDeadlineError({
-    attempts: run.attempts,
-    totalMs: run.request.plan.timeouts.total_ms,
-    deadlineAt: run.deadlineAt,
-    now: clock.now(),
-    cause: error,
-  });
-  if (deadlineError !== undefined) throw deadlineError;
-  run.notes = noteFailure(run.notes, candidate, error);
-}
-
-/** Records an attempt (or a skipped candidate) on the run and tells the observer. */
-function recordAttempt(parts: Parts, run: RequestRun, entry: AttemptEntry): void {
-  const { candidate, ...rest } = entry;
-  const attempt = { deploymentId: candidate.deployment.id, fallback: candidate.fallback, ...rest };
-  run.attempts.push(attempt);
-  // not `{ ...attempt, more }`: V8 tenures objects made that way (see http/write-answer.ts)
-  parts.onAttempt?.(
-    Object.assign({}, attempt, {
-      requestId: run.request.requestId,
-      tier: run.request.plan.tier,
-      attempt: run.attempts.length,
-    }),
-  );
-}
-
-function toResult(parts: Parts, run: RequestRun, answer: AnsweredAttempt): ExecuteResult {
-  const { candidate, committed } = answer;
-  const tail =
-    run.request.commit === 'complete'
-      ? { rest: emptyEvents, cancel: () => undefined }
-      : toCommittedRest(committed, {
-          onSuccess: (completionTokens) =>
-            parts.health.onSuccess(candidate, { ttftMs: committed.ttftMs, completionTokens }),
-          onFailure: (error) => parts.health.onFailure(candidate, error),
-        });
-  return {
-    deployment: candidate.deployment,
-    attempts: run.attempts,
-    fallbacks: run.attempts.filter((attempt) => attempt.called && attempt.fallback).length,
-    upstreamMs: run.upstreamMs,
-    ttftMs: committed.ttftMs,
-    firstTokenAt: answer.startedAt + committed.ttftMs,
-    head: committed.head,
-    ...tail,
-  };
 }

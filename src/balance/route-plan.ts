@@ -1,4 +1,4 @@
-import type { DeploymentConfig, TimeoutsConfig } from '../config/table-part-schemas.js';
+import type { DeploymentConfig, RetryInPlaceConfig, TimeoutsConfig } from '../config/table-part-schemas.js';
 import type { TableTier } from '../config/table-part-schemas.js';
 import type { BalanceStrategy } from './order-group.js';
 
@@ -12,6 +12,8 @@ export interface RoutePlan {
   fallback: readonly DeploymentConfig[];
   strategy: BalanceStrategy;
   timeouts: TimeoutsConfig;
+  /** When a failed deployment is called again before a weaker one (the tier's `retry_in_place`). */
+  retryInPlace: RetryInPlaceConfig;
 }
 
 /** One upstream attempt, or one candidate skipped without a call. */

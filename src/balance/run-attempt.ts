@@ -17,6 +17,11 @@ export interface AttemptInput {
   limits: AttemptLimits;
   requestId: string;
   commit: CommitPoint;
+  /**
+   * Where the events read before the commit point go; pass one to keep them when the attempt fails
+   * (a buffered answer that broke after its first token can be continued from them). @default a new array
+   */
+  head?: UpstreamEvent[];
 }
 
 export interface CommittedAttempt {
@@ -43,7 +48,7 @@ export async function runAttempt(input: AttemptInput): Promise<CommittedAttempt>
     requestId: input.requestId,
   });
   const iterator = attempt.events[Symbol.asyncIterator]();
-  const head: UpstreamEvent[] = [];
+  const head: UpstreamEvent[] = input.head ?? [];
   let pending: UpstreamEvent[] = [];
   let ttftMs: number | undefined;
   try {

@@ -7,7 +7,7 @@ import type { CooldownRecord } from '../state/state-store.js';
 import type { HealthCheck, HealthCheckRequest } from '../upstream/health-check.js';
 import { createManualTime, flushPromises, type ManualTime } from '../../test/helpers/manual-time.js';
 import { createScriptedUpstream } from '../../test/helpers/scripted-upstream.js';
-import { TEST_TIMEOUTS } from '../../test/helpers/balance-fixtures.js';
+import { TEST_RETRY_IN_PLACE, TEST_TIMEOUTS } from '../../test/helpers/balance-fixtures.js';
 import { createBalancer } from './create-balancer.js';
 import { decideAvailability } from './decide-availability.js';
 import type { RoutePlan } from './route-plan.js';
@@ -249,7 +249,8 @@ describe('startHealthProber with the balancer: a 60 s outage of the primary', ()
   /**
    * A request every 250 ms through the real balancer: the primary `a` fails for 60 s (503), then
    * recovers; `b` is the fallback. Returns when `a` served again, and how many calls `a` received
-   * before it recovered (the first request's, which benched it, plus any user probe).
+   * before it recovered: the first request's two (its call and its retry in place, after which `a` is
+   * benched), plus any user probe.
    */
   async function runOutage(probes: Record<string, unknown>) {
     const { time, store, table, start, health } = setup({ probes });
@@ -270,6 +271,7 @@ describe('startHealthProber with the balancer: a 60 s outage of the primary', ()
       fallback: [deployments.get('b')!],
       strategy: 'weighted',
       timeouts: TEST_TIMEOUTS,
+      retryInPlace: TEST_RETRY_IN_PLACE,
     };
     const send = async (index: number): Promise<string> => {
       const result = await time.runUntil(
@@ -308,11 +310,11 @@ describe('startHealthProber with the balancer: a 60 s outage of the primary', ()
 
   it('with probes (defaults): the primary serves again 5.25 s after it recovered, and no user request probed it', async () => {
     const outcome = await runOutage({});
-    expect(outcome).toEqual({ backAfterMs: 5250, callsToPrimaryBeforeRecovery: 1 });
+    expect(outcome).toEqual({ backAfterMs: 5250, callsToPrimaryBeforeRecovery: 2 });
   });
 
   it('without probes: the primary comes back only with a user probe after its doubled cooldown (15 s), 3 user requests spent on failed probes', async () => {
     const outcome = await runOutage({ enabled: false });
-    expect(outcome).toEqual({ backAfterMs: 15_000, callsToPrimaryBeforeRecovery: 4 });
+    expect(outcome).toEqual({ backAfterMs: 15_000, callsToPrimaryBeforeRecovery: 5 });
   });
 });

@@ -48,6 +48,25 @@ describe('routing table validation', () => {
     expect(Object.isFrozen(loaded.table.tiers.SIMPLE.timeouts)).toBe(true);
   });
 
+  it("fills each tier's retry_in_place defaults, keeps given fields and rejects unknown ones", () => {
+    expect(parse(valid).table.tiers.SIMPLE.retry_in_place).toEqual({
+      transient_retries: 1,
+      jitter_ms: 250,
+      retry_after_cap_ms: 5000,
+    });
+    const custom = { group: ['a'], retry_in_place: { transient_retries: 0, retry_after_cap_ms: 2000 } };
+    const table = parse({ ...valid, tiers: { ...valid.tiers, SIMPLE: custom } }).table;
+    expect(table.tiers.SIMPLE.retry_in_place).toEqual({
+      transient_retries: 0,
+      jitter_ms: 250,
+      retry_after_cap_ms: 2000,
+    });
+    const unknown = { group: ['a'], retry_in_place: { retries: 2 } };
+    expect(problems({ ...valid, tiers: { ...valid.tiers, SIMPLE: unknown } })).toContain(
+      'tiers.SIMPLE.retry_in_place',
+    );
+  });
+
   it('names the file and the key path of every error', () => {
     const message = problems({
       ...valid,

@@ -45,8 +45,9 @@ export const retrySchema = z
   .strict();
 
 /**
- * Background health probes of benched deployments (issue 18): a probe that succeeds puts the
- * deployment back in service at once; one that fails keeps it benched until the next probe.
+ * Background health probes of benched deployments (issue 18): a probe that succeeds after one that
+ * failed puts the deployment back in service at once; one that fails keeps it benched until the next
+ * probe (src/balance/decide-after-probe.ts).
  */
 export const healthProbesSchema = z
   .object({
@@ -68,6 +69,29 @@ export const healthProbesSchema = z
     path: ['first_interval_ms'],
     message: 'first_interval_ms is larger than max_interval_ms',
   });
+
+/**
+ * Retrying the same deployment before a request drops to a weaker one (issue 18): after a transient
+ * failure (a 5xx, or a connection reset before response headers) or a 429 with a short Retry-After,
+ * when no untried equal-rank member of the group is free. Each retry is an attempt of
+ * `balancer.retry.max_attempts` and must start before the tier's `timeouts.total_ms`.
+ */
+export const retryInPlaceSchema = z
+  .object({
+    /**
+     * Retries on the same deployment after a 5xx or a connection reset before headers, per deployment
+     * and request; 0 disables. Connection refused is not retried in place (the server is down). @default 1
+     */
+    transient_retries: z.number().int().min(0).max(5).default(1),
+    /** Largest wait before such a retry, in ms: the wait is uniform in [0, jitter_ms). @default 250 */
+    jitter_ms: z.number().int().nonnegative().default(250),
+    /**
+     * Longest Retry-After of a 429 waited out on the same deployment (once per deployment and request),
+     * in ms; 0 disables. A longer one, or one that ends after total_ms, drops to the next candidate. @default 5000
+     */
+    retry_after_cap_ms: z.number().int().nonnegative().default(5000),
+  })
+  .strict();
 
 const clockTime = z.string().regex(/^(?:[01]\d|2[0-3]):[0-5]\d$/, 'a time as HH:MM');
 
@@ -123,6 +147,13 @@ export const deploymentSchema = z
     extra_body: z.record(z.string(), z.unknown()).default({}),
     /** Whether the server accepts response_format json_schema (vLLM does with guided decoding). */
     supports_json_schema: z.boolean().default(true),
+    /**
+     * Whether this server continues a final assistant message (`continue_final_message: true`,
+     * `add_generation_prompt: false`: vLLM and SGLang do). When a stream breaks after its first token,
+     * autotier sends the conversation plus the text already delivered to such a deployment and streams
+     * the continuation into the same answer. @default false
+     */
+    continuation: z.boolean().default(false),
     /** Relative compute cost of one token here, for eval cost estimates. @default 1 */
     cost_weight: z.number().nonnegative().default(1),
     /** When the deployment takes traffic (e.g. a CUDA server that sleeps at night); always when absent. */
@@ -156,6 +187,11 @@ export const tierSchema = z
       .strict()
       .default({ cap: 8192, default: 1024 }),
     timeouts: timeoutsSchema.default(timeoutsSchema.parse({})),
+    /**
+     * Retries on the same deployment before a weaker one is tried.
+     * @default { transient_retries: 1, jitter_ms: 250, retry_after_cap_ms: 5000 }
+     */
+    retry_in_place: retryInPlaceSchema.default(retryInPlaceSchema.parse({})),
     /** Extra JSON merged into request bodies routed to this tier (after the deployment's). */
     extra_body: z.record(z.string(), z.unknown()).default({}),
     /** Text prepended as a system message to requests of this tier. */
@@ -175,6 +211,7 @@ export type TierConfig = z.infer<typeof tierSchema>;
 export type TimeoutsConfig = z.infer<typeof timeoutsSchema>;
 export type RetryConfig = z.infer<typeof retrySchema>;
 export type HealthProbesConfig = z.infer<typeof healthProbesSchema>;
+export type RetryInPlaceConfig = z.infer<typeof retryInPlaceSchema>;
 
 export const apiKeySchema = z
   .object({

@@ -55,6 +55,7 @@ export async function toCompletionDecision(input: CompletionRouteInput): Promise
     fallback: eligible(tierConfig.fallback),
     strategy: tierConfig.strategy,
     timeouts: tierConfig.timeouts,
+    retryInPlace: tierConfig.retry_in_place,
   };
   if (plan.group.length === 0 && plan.fallback.length === 0) {
     throw new RouterError({

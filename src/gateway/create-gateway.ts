@@ -1,7 +1,8 @@
 import type { Balancer } from '../balance/balancer.js';
 import type { Classifier } from '../classify/decision.js';
 import type { LoadedTable } from '../config/load-routing-table.js';
-import type { ApiKeyConfig } from '../config/table-part-schemas.js';
+import type { ContinuationPrefix } from '../balance/balancer.js';
+import type { ApiKeyConfig, DeploymentConfig } from '../config/table-part-schemas.js';
 import type { Logger } from '../shared/logger.js';
 import type { RequestObserver } from '../observe/request-summary.js';
 import {
@@ -29,6 +30,7 @@ import {
 } from './chat-request.js';
 import { decideRoute, type RouteDecision, type RouteHints } from './decide-route.js';
 import { toCompletionDecision } from './completion-route.js';
+import { toContinuationBodyMaker } from './continuation-body.js';
 import { createRequestTracker } from './request-tracker.js';
 import { respondRouted } from './respond-routed.js';
 import { shapeUpstreamBody } from './shape-body.js';
@@ -91,6 +93,11 @@ interface Endpoint<T> {
   /** Completions the request asks for (`n`), each up to max_tokens. */
   choices(request: T): number;
   toPrompt(request: T): string;
+  /** How a broken answer to this request is continued elsewhere; undefined when it cannot be. */
+  toContinuationBody?(
+    request: T,
+    decision: RouteDecision,
+  ): ((deployment: DeploymentConfig, delivered: ContinuationPrefix) => string) | undefined;
   decide(
     request: T,
     access: { context: RequestContext; loaded: LoadedTable; key: ApiKeyConfig | undefined },
@@ -218,6 +225,7 @@ export function createGateway(options: GatewayOptions): Gateway {
             tierConfig: decision.tierConfig,
             maxTokens: decision.maxTokens,
           }),
+        toContinuationBody: endpoint.toContinuationBody?.(request, decision),
         onCommitted: () => (endpoint.kind === 'chat' ? recordSession(decision, loaded) : Promise.resolve()),
         revealInternal: key === undefined || key.admin,
       });
@@ -238,6 +246,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     parse: (body) => parseBody(chatRequestSchema, body) as ChatRequest,
     choices: (request) => request.n ?? 1,
     toPrompt: (request) => toPromptText(request.messages),
+    toContinuationBody: (request, decision) =>
+      toContinuationBodyMaker({ request, tierConfig: decision.tierConfig, maxTokens: decision.maxTokens }),
     decide: (request, access) => decide(request, access.context, access),
   };
   const completionEndpoint: Endpoint<CompletionRequest> = {

@@ -132,6 +132,7 @@ function decideModel(input: DecideInput, count: PromptCount): RouteDecision | un
     fallback: [],
     strategy: tierConfig.strategy,
     timeouts: tierConfig.timeouts,
+    retryInPlace: tierConfig.retry_in_place,
   };
   const rules = [
     { rule: 'override', from: 'auto', to: request.model, reason: `client asked for model ${request.model}` },

@@ -1,4 +1,4 @@
-import type { Balancer } from '../balance/balancer.js';
+import type { Balancer, ContinuationPrefix } from '../balance/balancer.js';
 import type { DeploymentConfig } from '../config/table-part-schemas.js';
 import type { KeyAdmission } from '../policy/api-keys.js';
 import type { Clock } from '../shared/clock.js';
@@ -22,6 +22,8 @@ export interface RoutedRequest {
   stream: boolean;
   includeUsage: boolean;
   toBody: (deployment: DeploymentConfig) => string;
+  /** Continues a broken answer on another deployment (chat requests that allow it). */
+  toContinuationBody: ((deployment: DeploymentConfig, delivered: ContinuationPrefix) => string) | undefined;
   /** After the answer is committed (session ladder). */
   onCommitted: () => Promise<void>;
   /** Internal detail in an in-band error: admin key or open mode. */
@@ -47,6 +49,7 @@ export async function respondRouted(routed: RoutedRequest): Promise<GatewayRespo
       commit: routed.stream ? 'first_content' : 'complete',
       startedAt: context.receivedAt,
       promptTokens: decision.promptTokens,
+      ...(routed.toContinuationBody === undefined ? {} : { toContinuationBody: routed.toContinuationBody }),
     });
   } catch (error) {
     void routed.admission?.finish(0);
@@ -73,6 +76,8 @@ export async function respondRouted(routed: RoutedRequest): Promise<GatewayRespo
   }
   const chunks = result.head.map((event) => event.chunk);
   const body = routed.kind === 'chat' ? assembleChatCompletion(chunks) : assembleTextCompletion(chunks);
+  // the switch to another deployment, as a stream's final chunk shows it
+  if (result.continuations.length > 0) body['autotier'] = { continuations: result.continuations };
   const generatedChars = chunks.reduce((sum, chunk) => sum + toGeneratedChars(chunk), 0);
   const completionText = tracker.logsContent() ? toCompletionText(body) : undefined;
   finish({

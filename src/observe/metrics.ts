@@ -10,8 +10,10 @@ export interface Metrics {
   observer: RequestObserver;
   /** A deployment was benched. */
   cooldown(deploymentId: string, reason: string): void;
-  /** A background health probe of a benched deployment ended: `healthy` put it back in service. */
+  /** A background health probe of a benched deployment ended: `healthy` = a 2xx within its timeout. */
   healthProbe(deploymentId: string, outcome: 'healthy' | 'unhealthy'): void;
+  /** A broken answer was continued on another deployment, or could not be (`outcome`). */
+  continuation(outcome: string): void;
   /** A shared-state (Redis) call failed. */
   stateError(operation: string): void;
   /** A routing table reload was applied or refused. */
@@ -87,8 +89,14 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
   });
   const healthProbes = new Counter({
     name: 'autotier_health_probes_total',
-    help: 'Background health probes of benched deployments, by outcome (healthy = back in service)',
+    help: 'Background health probes of benched deployments, by outcome (healthy = a 2xx within timeout_ms)',
     labelNames: ['deployment', 'outcome'],
+    registers,
+  });
+  const continuations = new Counter({
+    name: 'autotier_continuations_total',
+    help: 'Streams that broke after their first token, by what happened: continued on another deployment, failed, no_deployment or unsound (inside reasoning or a tool call)',
+    labelNames: ['outcome'],
     registers,
   });
   const stateErrors = new Counter({
@@ -163,6 +171,7 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
     observer,
     cooldown: (deploymentId, reason) => cooldowns.inc({ deployment: deploymentId, reason }),
     healthProbe: (deploymentId, outcome) => healthProbes.inc({ deployment: deploymentId, outcome }),
+    continuation: (outcome) => continuations.inc({ outcome }),
     stateError: (operation) => stateErrors.inc({ operation }),
     tableReload: (outcome) => reloads.inc({ outcome }),
     cacheEvicted: (cache, count) => evictions.inc({ cache }, count),

@@ -24,6 +24,8 @@ export interface ActivitySnapshot {
   /** Requests within the window that called the classifier LLM, and their LLM latency p50/p95 (ms). */
   llm: { calls: number; classified: number; p50Ms: number | undefined; p95Ms: number | undefined };
   fallbacksPerMinute: number;
+  /** Answers that broke after their first token within the window, by what happened (see ContinuationOutcome). */
+  continuations: Record<string, number>;
   windowMs: number;
 }
 
@@ -55,9 +57,11 @@ function newestFirst(first: readonly RequestSummary[], second: readonly RequestS
 }
 
 /** Keeps the recent past in memory (bounded): latest decisions, error counts, shares, fallbacks. */
-export function createRecentActivity(
-  options: RecentActivityOptions,
-): RequestObserver & { snapshot(): ActivitySnapshot } {
+export function createRecentActivity(options: RecentActivityOptions): RequestObserver & {
+  snapshot(): ActivitySnapshot;
+  /** A broken answer was continued, or not (by outcome). */
+  continuation(event: { outcome: string }): void;
+} {
   const keep = { routed: options.keepRequests ?? 200, rejected: options.keepRejected ?? 100 };
   const windowMs = options.windowMs ?? 300_000;
   /** Newest first. */
@@ -65,12 +69,21 @@ export function createRecentActivity(
   /** Failed attempts with their time, oldest first; bounded by the window and a hard cap. */
   const failures: { attempt: AttemptSummary; at: number }[] = [];
   const fallbacks: number[] = [];
+  /** Broken answers with their time and outcome, oldest first; bounded by the window and a hard cap. */
+  const breaks: { outcome: string; at: number }[] = [];
   const prune = (now: number): void => {
+    while ((breaks[0] !== undefined && now - breaks[0].at > windowMs) || breaks.length > 10_000)
+      breaks.shift();
     while ((failures[0] !== undefined && now - failures[0].at > windowMs) || failures.length > 10_000)
       failures.shift();
     while (fallbacks[0] !== undefined && now - fallbacks[0] > 60_000) fallbacks.shift();
   };
   return {
+    continuation(event) {
+      const now = options.clock.now();
+      breaks.push({ outcome: event.outcome, at: now });
+      prune(now);
+    },
     onAttempt(attempt) {
       const now = options.clock.now();
       if (attempt.called && attempt.outcome !== 'OK') failures.push({ attempt, at: now });
@@ -112,6 +125,7 @@ export function createRecentActivity(
           p95Ms: percentile(llmTimes, 0.95),
         },
         fallbacksPerMinute: fallbacks.length,
+        continuations: countBy(breaks, (entry) => entry.outcome),
         windowMs,
       };
     },

@@ -137,6 +137,7 @@ export function planRoute(input: PlanInput): PlannedRoute {
       fallback,
       strategy: tierConfig.strategy,
       timeouts: tierConfig.timeouts,
+      retryInPlace: tierConfig.retry_in_place,
     };
     return {
       plan,

@@ -13,6 +13,8 @@ export interface BackendContext {
   reasoningMode: ReasoningMode;
   /** Natural reply length in tokens when the request sets no x-sim-tokens; undefined = max_tokens. */
   answerTokens: number | undefined;
+  /** Continues a final assistant message when asked (vLLM's `continue_final_message`). */
+  continuation: boolean;
   settings(): { fault: FaultSpec | undefined; latency: SimLatency; responder: Responder | undefined };
   faultState: FaultState;
   stats: SimStatsRecorder;

@@ -27,6 +27,13 @@ export interface ChatRequestView {
   namedToolChoice: boolean;
   parallelToolCalls: boolean;
   enableThinking: boolean;
+  /**
+   * `continue_final_message: true`: the final assistant message's text, which the reply continues
+   * (undefined when not asked). See `continuationProblem` for a request that asks wrongly.
+   */
+  continuePrefix: string | undefined;
+  /** Why vLLM would refuse the continuation fields as sent, or undefined. */
+  continuationProblem: string | undefined;
 }
 
 export function toChatRequestView(body: Record<string, unknown>): ChatRequestView {
@@ -48,7 +55,30 @@ export function toChatRequestView(body: Record<string, unknown>): ChatRequestVie
     namedToolChoice: toolChoice.named,
     parallelToolCalls: body['parallel_tool_calls'] !== false,
     enableThinking: isRecord(kwargs) && kwargs['enable_thinking'] === true,
+    ...readContinuation(body),
   };
+}
+
+/** vLLM's rules: not both flags, and only an assistant message (with text) can be continued. */
+function readContinuation(
+  body: Record<string, unknown>,
+): Pick<ChatRequestView, 'continuePrefix' | 'continuationProblem'> {
+  if (body['continue_final_message'] !== true)
+    return { continuePrefix: undefined, continuationProblem: undefined };
+  if (body['add_generation_prompt'] !== false)
+    return {
+      continuePrefix: undefined,
+      continuationProblem: 'Cannot set both `continue_final_message` and `add_generation_prompt` to True.',
+    };
+  const messages = Array.isArray(body['messages']) ? body['messages'] : [];
+  const last: unknown = messages.at(-1);
+  if (!isRecord(last) || last['role'] !== 'assistant' || typeof last['content'] !== 'string')
+    return {
+      continuePrefix: undefined,
+      continuationProblem:
+        'continue_final_message is set but the final message is not an assistant message with text content.',
+    };
+  return { continuePrefix: last['content'], continuationProblem: undefined };
 }
 
 export function toPositiveInteger(value: unknown): number | undefined {

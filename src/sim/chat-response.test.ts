@@ -101,7 +101,8 @@ describe('non-stream chat completions', () => {
       const response = await postJson(`${inline.baseUrl}/chat/completions`, {
         model: 'm',
         messages: user('hi'),
-        max_tokens: 2,
+        // 10 tokens of inline reasoning count against max_tokens, as in vLLM: 2 are left for the answer
+        max_tokens: 12,
         chat_template_kwargs: { enable_thinking: true },
       });
       const body = (await response.json()) as ChatBody;

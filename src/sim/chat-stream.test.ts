@@ -80,7 +80,8 @@ describe('chat completion streams', () => {
     const chunks = toSseChunks(
       await streamText({
         messages: user('hi'),
-        max_tokens: 2,
+        // 8 reasoning tokens count against max_tokens, as in vLLM: 2 are left for the answer
+        max_tokens: 10,
         chat_template_kwargs: { enable_thinking: true },
       }),
     );

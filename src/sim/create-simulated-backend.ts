@@ -26,6 +26,7 @@ export async function createSimulatedBackend(options: SimBackendOptions): Promis
     contextWindow,
     reasoningMode: options.reasoning ?? 'reasoning_content',
     answerTokens: options.answerTokens,
+    continuation: options.continuation ?? true,
     settings: () => ({ fault, latency, responder }),
     faultState,
     stats,

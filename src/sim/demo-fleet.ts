@@ -6,11 +6,13 @@ export type DemoBackendOptions = Omit<SimBackendOptions, 'port'>;
 /**
  * The default fleet of `npm run sim` and the demo: Qwen3 models on Apple-silicon (MLX) and CUDA hosts.
  * Latencies are rough single-stream figures: time to first token in milliseconds, decode speed in
- * tokens per second; context windows in tokens, as in routing-tables/default.yaml.
+ * tokens per second; context windows in tokens, as in routing-tables/default.yaml. The CUDA ones
+ * continue an assistant prefill like vLLM; the MLX ones refuse it.
  */
 export const DEMO_FLEET: readonly DemoBackendOptions[] = Object.freeze([
   {
     id: 'qwen3-8b-mlx',
+    continuation: false, // mlx_lm.server has no assistant prefill
     models: ['Qwen/Qwen3-8B'],
     latency: { ttftMs: 60, tokensPerSecond: 120, jitterMs: 20 },
     contextWindow: 32768,
@@ -18,6 +20,7 @@ export const DEMO_FLEET: readonly DemoBackendOptions[] = Object.freeze([
   },
   {
     id: 'qwen3-14b-mlx',
+    continuation: false, // mlx_lm.server has no assistant prefill
     models: ['Qwen/Qwen3-14B'],
     latency: { ttftMs: 110, tokensPerSecond: 70, jitterMs: 30 },
     contextWindow: 32768,
@@ -32,6 +35,7 @@ export const DEMO_FLEET: readonly DemoBackendOptions[] = Object.freeze([
   },
   {
     id: 'qwen3-30b-a3b-mlx',
+    continuation: false, // mlx_lm.server has no assistant prefill
     models: ['Qwen/Qwen3-30B-A3B'],
     latency: { ttftMs: 150, tokensPerSecond: 80, jitterMs: 40 },
     contextWindow: 32768,

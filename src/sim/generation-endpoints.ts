@@ -16,6 +16,10 @@ export interface EndpointRequest {
   promptTokens: number;
   /** `top_logprobs` count when logprobs were requested, else undefined. */
   topLogprobs: number | undefined;
+  /** The request continues a final assistant message (`continue_final_message`). */
+  continues: boolean;
+  /** Why the request's continuation fields would be refused (400), or undefined. */
+  problem: string | undefined;
   plan(context: PlanContext): ChatPlan;
   toFrames(plan: ChatPlan, meta: ResponseMeta): StreamFrames;
   toBody(plan: ChatPlan, meta: ResponseMeta): string;
@@ -40,6 +44,8 @@ export const CHAT_ENDPOINT: GenerationEndpoint = {
       maxTokens: view.maxTokens,
       promptTokens: estimatePromptTokens(view.messages),
       topLogprobs: view.logprobs ? view.topLogprobs : undefined,
+      continues: view.continuePrefix !== undefined,
+      problem: view.continuationProblem,
       plan: (context) => toChatPlan(view, context),
       toFrames: toChatStreamFrames,
       toBody: toChatResponseBody,
@@ -59,6 +65,8 @@ export const COMPLETION_ENDPOINT: GenerationEndpoint = {
       maxTokens: view.maxTokens,
       promptTokens: estimateTextTokens(view.prompt),
       topLogprobs: undefined,
+      continues: false,
+      problem: undefined,
       plan: (context) => toCompletionPlan(view, context),
       toFrames: toCompletionStreamFrames,
       toBody: toCompletionResponseBody,

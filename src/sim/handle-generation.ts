@@ -70,11 +70,21 @@ function isSettledByFault(backend: BackendContext, { response, fault, prepared }
   return applyEarlyFault({ response, fault, state: backend.faultState, toContextError });
 }
 
-/** vLLM's checks: a served model name (404), then prompt + max_tokens within the window (400). */
+/**
+ * vLLM's checks: a served model name (404), the chat template's continuation rules (400; a backend
+ * without the feature refuses it), then prompt + max_tokens within the window (400).
+ */
 function validate(backend: BackendContext, prepared: EndpointRequest, model: string): SimError | undefined {
   if (!backend.models.includes(model)) {
     return { status: 404, message: `The model \`${model}\` does not exist.`, param: 'model' };
   }
+  if (prepared.problem !== undefined) return { status: 400, message: prepared.problem };
+  if (prepared.continues && !backend.continuation)
+    return {
+      status: 400,
+      message: 'continue_final_message is not supported by this server',
+      param: 'continue_final_message',
+    };
   const { promptTokens, maxTokens } = prepared;
   const window = backend.contextWindow;
   if (promptTokens < window && promptTokens + (maxTokens ?? 0) <= window) return undefined;

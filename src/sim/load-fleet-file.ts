@@ -27,6 +27,7 @@ const backendSchema = z
       .strict()
       .optional(),
     reasoning: z.enum(['inline', 'reasoning_content', 'none']).optional(),
+    continuation: z.boolean().optional(),
   })
   .strict();
 

@@ -70,6 +70,12 @@ export interface SimBackendOptions {
   /** @default 'reasoning_content' */
   reasoning?: ReasoningMode;
   /**
+   * Whether the server continues a final assistant message (`continue_final_message: true` with
+   * `add_generation_prompt: false`), as vLLM and SGLang do; when false such a request is refused with
+   * a 400, like a server without the feature. @default true
+   */
+  continuation?: boolean;
+  /**
    * Natural reply length in tokens, like a real model that stops on its own (finish_reason "stop" when
    * below max_tokens). @default undefined: replies run to max_tokens (or 16 without it)
    */

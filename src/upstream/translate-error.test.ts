@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { parseRetryAfter, toErrorFromException, toErrorFromStatus } from './translate-error.js';
+import { RouterError } from '../shared/errors.js';
+import {
+  isConnectionReset,
+  parseRetryAfter,
+  toErrorFromException,
+  toErrorFromStatus,
+} from './translate-error.js';
 
 const failure = {
   bodyText: '{"error":{"message":"boom"}}',
@@ -59,6 +65,18 @@ describe('upstream error translation', () => {
       code: 'UPSTREAM_CONNECT_FAILED',
       retryable: true,
     });
+  });
+
+  it('tells a connection reset (transient) from a refused connection (server down)', () => {
+    const failed = (code: string) =>
+      toErrorFromException(Object.assign(new Error(code), { code }), { deploymentId: 'd' });
+    expect(isConnectionReset(failed('ECONNRESET'))).toBe(true);
+    expect(isConnectionReset(failed('UND_ERR_SOCKET'))).toBe(true);
+    expect(isConnectionReset(failed('ECONNREFUSED'))).toBe(false);
+    expect(isConnectionReset(failed('UND_ERR_CONNECT_TIMEOUT'))).toBe(false);
+    expect(isConnectionReset(new RouterError({ code: 'UPSTREAM_CONNECT_FAILED', message: 'no cause' }))).toBe(
+      false,
+    );
   });
 
   it('masks an echoed Authorization header and the deployment key in the upstream message', () => {

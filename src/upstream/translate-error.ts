@@ -100,3 +100,16 @@ export function toErrorFromException(
     cause: error,
   });
 }
+
+/**
+ * Socket codes of a connection the server dropped (reset, or closed under a pooled request): a
+ * transient failure, unlike a refused connection (ECONNREFUSED: nothing listens, the server is down).
+ */
+const CONNECTION_RESET_CODES: ReadonlySet<string> = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
+
+/** True for an UPSTREAM_CONNECT_FAILED whose cause is a reset before response headers. */
+export function isConnectionReset(error: RouterError): boolean {
+  if (error.code !== 'UPSTREAM_CONNECT_FAILED') return false;
+  const code = toErrorCode(error.cause);
+  return code !== undefined && CONNECTION_RESET_CODES.has(code);
+}

@@ -1,6 +1,11 @@
+import { retryInPlaceSchema } from '../../src/config/table-part-schemas.js';
 import { after, AT_ONCE, MARGIN_MS, sims, SUITE_TIMEOUTS, type FaultScenario } from './fault-scenario.js';
 
 const { connect_ms, ttft_ms } = SUITE_TIMEOUTS;
+/** Longest wait before an in-place retry after a 5xx or a reset (the default `retry_in_place`), ms. */
+const { jitter_ms } = retryInPlaceSchema.parse({});
+/** At once, but for one jittered wait before an in-place retry. */
+const AFTER_JITTER: readonly [number, number] = [0, jitter_ms + MARGIN_MS];
 
 /**
  * Faults before the first content token (the streaming commit point): they fail over invisibly, for
@@ -35,6 +40,26 @@ export const BEFORE_CONTENT_SCENARIOS: readonly FaultScenario[] = [
     within: after(1000),
     calls: { a: 2, b: 0 },
     then: [{ ready: 200, expect: { view: 'complete', from: 'a', attempts: 1 }, within: AT_ONCE }],
+  },
+  {
+    name: 'a short Retry-After is honoured on the primary: waits it out, then the primary answers, the weaker fallback gets nothing',
+    group: ['a'],
+    fallback: ['b'],
+    faults: { a: { name: 'rate_limit', params: { seconds: 1 } } },
+    during: { onCall: 'a', clear: ['a'] },
+    first: { view: 'complete', from: 'a', attempts: 2, fallbacks: 0 },
+    within: after(1000),
+    calls: { a: 2, b: 0 },
+    then: [{ ready: 200, expect: { view: 'complete', from: 'a', attempts: 1 }, within: AT_ONCE }],
+  },
+  {
+    name: 'a Retry-After beyond retry_after_cap_ms on the primary: the weaker fallback answers at once',
+    group: ['a'],
+    fallback: ['b'],
+    faults: { a: { name: 'rate_limit', params: { seconds: 30 } } },
+    first: { view: 'complete', from: 'b', attempts: 2, fallbacks: 1 },
+    within: AT_ONCE,
+    calls: { a: 1, b: 1 },
   },
   {
     name: "429 with a Retry-After beyond retry_after_cap_ms on a group's only deployment: 503 at once, Retry-After passed on, not benched",
@@ -74,6 +99,18 @@ export const BEFORE_CONTENT_SCENARIOS: readonly FaultScenario[] = [
     ],
   },
   {
+    name: 'one 500 then OK is answered by the primary: retried in place once, the weaker fallback gets nothing, nothing benched',
+    group: ['a'],
+    fallback: ['b'],
+    faults: { a: { name: 'error_500_once' } },
+    first: { view: 'complete', from: 'a', attempts: 2, fallbacks: 0 },
+    within: AFTER_JITTER,
+    calls: { a: 2, b: 0 },
+    then: [
+      { ready: 200, expect: { view: 'complete', from: 'a', attempts: 1 }, within: AT_ONCE, calls: { a: 3 } },
+    ],
+  },
+  {
     name: '503 persistent: the next deployment answers at once; the failed one gets no call while benched',
     faults: { a: { name: 'error_503' } },
     first: { view: 'complete', from: 'b', attempts: 2 },
@@ -96,6 +133,16 @@ export const BEFORE_CONTENT_SCENARIOS: readonly FaultScenario[] = [
     within: AT_ONCE,
     calls: { a: 1, b: 1 },
     then: [{ expect: { view: 'complete', from: 'b', attempts: 1 }, within: AT_ONCE, calls: { a: 1 } }],
+  },
+  {
+    name: 'TCP reset before headers with no peer left: the primary is retried once in place, then the weaker fallback answers; the primary is benched',
+    group: ['a'],
+    fallback: ['b'],
+    faults: { a: { name: 'reset_before_headers' } },
+    first: { view: 'complete', from: 'b', attempts: 3, fallbacks: 1 },
+    within: AFTER_JITTER,
+    calls: { a: 2, b: 1 },
+    then: [{ expect: { view: 'complete', from: 'b', attempts: 1 }, within: AT_ONCE, calls: { a: 2 } }],
   },
   {
     // undici times connect_ms with a coarse clock (connect-timeout-precision.test.ts): ttft_ms may come first.

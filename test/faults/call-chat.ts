@@ -20,6 +20,10 @@ export interface ChatCall {
   attempts: number | undefined;
   fallbacks: number | undefined;
   retryAfter: string | null;
+  /** The answer text of choice 0 (streamed deltas joined, or the message content). */
+  text: string;
+  /** The deployment that continued a broken answer (`autotier.continuations` of the final chunk or body). */
+  continuedBy: string | null;
   elapsedMs: number;
   /** Why `view` is `broken`, for the failure message. */
   detail: string;
@@ -28,8 +32,29 @@ export interface ChatCall {
 interface ErrorBody {
   error?: { code?: string };
 }
-interface CompletionBody extends ErrorBody {
+interface Continued {
+  autotier?: { continuations?: { to?: string }[] };
+}
+interface CompletionBody extends ErrorBody, Continued {
   choices?: { message?: { content?: string | null }; finish_reason?: string | null }[];
+}
+interface StreamChunk extends Continued {
+  choices?: { delta?: { content?: string | null } }[];
+}
+
+/** The answer text and the continuing deployment, read as a client would. */
+function readAnswer(text: string, isSse: boolean): Pick<ChatCall, 'text' | 'continuedBy'> {
+  const chunks: (StreamChunk & CompletionBody)[] = isSse
+    ? toSseData(text).flatMap((data) => parseJson<StreamChunk>(data) ?? [])
+    : [parseJson<CompletionBody>(text) ?? {}];
+  let answer = '';
+  let continuedBy: string | null = null;
+  for (const chunk of chunks) {
+    const choice = chunk.choices?.[0];
+    answer += (isSse ? choice?.delta?.content : choice?.message?.content) ?? '';
+    continuedBy = chunk.autotier?.continuations?.at(-1)?.to ?? continuedBy;
+  }
+  return { text: answer, continuedBy };
 }
 
 const toNumber = (value: string | null): number | undefined => (value === null ? undefined : Number(value));
@@ -79,6 +104,8 @@ const ABORTED: Omit<ChatCall, 'elapsedMs'> = {
   attempts: undefined,
   fallbacks: undefined,
   retryAfter: null,
+  text: '',
+  continuedBy: null,
   detail: '',
 };
 
@@ -124,6 +151,7 @@ function judge(input: { response: Response; text: string; mode: Mode; elapsedMs:
   return {
     status: response.status,
     ...judged,
+    ...readAnswer(text, isSse),
     deployment: response.headers.get('x-autotier-deployment'),
     attempts: toNumber(response.headers.get('x-autotier-attempts')),
     fallbacks: toNumber(response.headers.get('x-autotier-fallbacks')),

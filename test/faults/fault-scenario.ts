@@ -24,7 +24,14 @@ export type Window = readonly [number, number];
 /** What the client must get. */
 export type Expected =
   /** A whole answer (JSON with finish_reason, or SSE ending in [DONE]) from `from`, after `attempts` calls. */
-  | { view: 'complete'; from?: string; attempts?: number; fallbacks?: number }
+  | {
+      view: 'complete';
+      from?: string;
+      attempts?: number;
+      fallbacks?: number;
+      /** The answer broke and this deployment continued it (`autotier.continuations`). @default none */
+      continuedBy?: string;
+    }
   /** A 200 stream from `from` ended by an in-band error event with `code`, and no [DONE]. */
   | { view: 'in_band_error'; from: string; code: string }
   /** A non-200 JSON error body (never SSE, never a 200). */
@@ -71,6 +78,8 @@ export interface Step {
    * deployment costs clients one failover per cooldown, not one per request.
    */
   oneFailoverPerCooldown?: boolean;
+  /** The answer's text is the first request's, word for word (a continued answer = an uninterrupted one). */
+  sameTextAsFirst?: boolean;
   /** Calls counted after the step. */
   calls?: Calls;
   /** No upstream call at all during the step (e.g. none after the deadline). */
@@ -80,6 +89,8 @@ export interface Step {
 export interface FaultScenario {
   /** States the expected outcome; the suite adds the mode. */
   name: string;
+  /** Deployments the routing table marks `continuation: true`. @default none */
+  continuation?: string[];
   /** @default two backends a and b, 32k context */
   backends?: SimBackendOptions[];
   /** Ids in try order. @default ['a', 'b'] */

@@ -1,5 +1,6 @@
 import { AFTER_CONTENT_SCENARIOS } from './after-content-scenarios.js';
 import { BEFORE_CONTENT_SCENARIOS } from './before-content-scenarios.js';
+import { CONTINUATION_SCENARIOS } from './continuation-scenarios.js';
 import type { FaultScenario } from './fault-scenario.js';
 import { FLEET_SCENARIOS } from './fleet-scenarios.js';
 
@@ -12,5 +13,6 @@ import { FLEET_SCENARIOS } from './fleet-scenarios.js';
 export const FAULT_TABLES: readonly { title: string; scenarios: readonly FaultScenario[] }[] = [
   { title: 'before the first content token', scenarios: BEFORE_CONTENT_SCENARIOS },
   { title: 'after the first content token', scenarios: AFTER_CONTENT_SCENARIOS },
+  { title: 'continuation of a broken answer', scenarios: CONTINUATION_SCENARIOS },
   { title: 'fleet state: cooldowns, probes, fallbacks, deadlines', scenarios: FLEET_SCENARIOS },
 ];

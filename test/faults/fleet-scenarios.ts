@@ -67,13 +67,14 @@ export const FLEET_SCENARIOS: readonly FaultScenario[] = [
     },
     first: { view: 'error', status: 503, code: 'all_deployments_failed' },
     within: AT_ONCE,
-    calls: { a: 1, b: 1, c: 1 },
+    // b, the last of the group, is retried in place before the weaker c; that makes max_attempts (4)
+    calls: { a: 1, b: 2, c: 1 },
     then: [
       {
         ready: 503,
         expect: { view: 'error', status: 503, code: 'all_deployments_failed' },
         within: AT_ONCE,
-        calls: { a: 1, b: 1, c: 1 },
+        calls: { a: 1, b: 2, c: 1 },
       },
     ],
   },
@@ -95,6 +96,7 @@ export const FLEET_SCENARIOS: readonly FaultScenario[] = [
     faults: Object.fromEntries(['a', 'b', 'c', 'd', 'e'].map((id) => [id, { name: 'error_503' }])),
     first: { view: 'error', status: 503, code: 'all_deployments_failed' },
     within: AT_ONCE,
+    // c would be retried in place before the weaker d, but the last attempt goes to an untried one
     calls: { a: 1, b: 1, c: 1, d: 1, e: 0 },
   },
   {
@@ -119,7 +121,8 @@ export const FLEET_SCENARIOS: readonly FaultScenario[] = [
     faults: { a: { name: 'error_503' }, c: { name: 'rate_limit_no_retry_after' } },
     first: { view: 'error', status: 503, code: 'all_deployments_failed' },
     within: AT_ONCE,
-    calls: { a: 1, c: 1 },
+    // a's 503 is retried in place once (c is weaker); c's 429 without Retry-After is not
+    calls: { a: 2, c: 1 },
     then: [{ waitMs: 100, noCalls: true }],
   },
   {
@@ -127,9 +130,10 @@ export const FLEET_SCENARIOS: readonly FaultScenario[] = [
     backends: sims('a', 'b', 'c'),
     fallback: ['c'],
     faults: { a: { name: 'error_503' }, b: { name: 'reset_before_headers' } },
-    first: { view: 'complete', from: 'c', attempts: 3, fallbacks: 1 },
+    // a fails over to its peer b; b's reset, with no peer left, is retried in place once before c
+    first: { view: 'complete', from: 'c', attempts: 4, fallbacks: 1 },
     within: AT_ONCE,
-    calls: { a: 1, b: 1, c: 1 },
+    calls: { a: 1, b: 2, c: 1 },
   },
   {
     name: 'a fallback that also fails before content: a clean 503 JSON error after its ttft_ms, never a half-sent 200',
@@ -138,8 +142,9 @@ export const FLEET_SCENARIOS: readonly FaultScenario[] = [
     fallback: ['c'],
     faults: { a: { name: 'error_503' }, c: { name: 'headers_then_nothing' } },
     first: { view: 'error', status: 503, code: 'all_deployments_failed' },
+    // a's 503 is retried in place once (at most jitter_ms, 250 ms, inside the margin) before c
     within: after(ttft_ms),
-    calls: { a: 1, c: 1 },
+    calls: { a: 2, c: 1 },
   },
   {
     name: 'recovery: after the fault clears, traffic returns after cooldown_ms with one probe',

@@ -40,6 +40,8 @@ interface Run {
   stack: FaultStack;
   expect: ExpectStatic;
   totalMs: number;
+  /** The first request's answer text, for `sameTextAsFirst`. */
+  firstText: string;
 }
 
 function toTableInput(scenario: FaultScenario, urls: Record<string, string>): RoutingTableInput {
@@ -53,6 +55,7 @@ function toTableInput(scenario: FaultScenario, urls: Record<string, string>): Ro
   const deployments = base.deployments.map((deployment) => ({
     ...deployment,
     context_window: scenario.windows?.[deployment.id] ?? deployment.context_window,
+    continuation: scenario.continuation?.includes(deployment.id) ?? false,
   }));
   const balancer = { ...base.balancer, health_probes: scenario.healthProbes ?? { enabled: false } };
   return { ...base, deployments, balancer };
@@ -67,6 +70,7 @@ function toExpectedFields(expected: Expected): Partial<ChatCall> {
         ...(expected.from === undefined ? {} : { deployment: expected.from }),
         ...(expected.attempts === undefined ? {} : { attempts: expected.attempts }),
         ...(expected.fallbacks === undefined ? {} : { fallbacks: expected.fallbacks }),
+        continuedBy: expected.continuedBy ?? null,
       };
     case 'in_band_error':
       return { status: 200, view: 'in_band_error', code: expected.code, deployment: expected.from };
@@ -137,6 +141,7 @@ async function runRequests(run: Run, step: Step, expected: Expected): Promise<vo
     if (step.everyMs !== undefined) await sleep(step.everyMs);
     const call = await callChat(run.stack.url, run.mode);
     checkCall(run, call, expected, step.within ?? [0, run.totalMs + MARGIN_MS]);
+    if (step.sameTextAsFirst === true) run.expect(call.text, 'the same answer text').toBe(run.firstText);
     if ((call.attempts ?? 0) > 1) failovers += 1;
   }
   if (step.oneFailoverPerCooldown === true) {
@@ -191,11 +196,13 @@ export async function runFaultScenario(
     stack,
     expect,
     totalMs: scenario.timeouts?.total_ms ?? SUITE_TIMEOUTS.total_ms,
+    firstText: '',
   };
   try {
     await Promise.all((scenario.closed ?? []).map((id) => stack.sim(id).close()));
     for (const [id, fault] of Object.entries(scenario.faults ?? {})) stack.sim(id).setFault(fault);
     const call = await callFirst(run);
+    run.firstText = call.text;
     checkCall(run, call, byMode(scenario.first, mode), byMode(scenario.within, mode));
     checkCalls(run, byMode(scenario.calls, mode));
     for (const step of scenario.then ?? []) await runStep(run, step);

@@ -1,4 +1,8 @@
-import { deploymentSchema, type DeploymentConfig } from '../../src/config/table-part-schemas.js';
+import {
+  deploymentSchema,
+  retryInPlaceSchema,
+  type DeploymentConfig,
+} from '../../src/config/table-part-schemas.js';
 import { RouterError, type ErrorCode } from '../../src/shared/errors.js';
 import type { AttemptRecord, RoutePlan } from '../../src/balance/route-plan.js';
 import type { Candidate } from '../../src/balance/to-candidates.js';
@@ -20,8 +24,18 @@ export function candidate(id: string, options: Partial<Omit<Candidate, 'deployme
 
 export const TEST_TIMEOUTS = { connect_ms: 300, ttft_ms: 1200, idle_ms: 900, total_ms: 4000 };
 
+/** The schema's defaults: one transient retry, 250 ms jitter, Retry-After waited up to 5000 ms. */
+export const TEST_RETRY_IN_PLACE = retryInPlaceSchema.parse({});
+
 export function plan(group: DeploymentConfig[], fallback: DeploymentConfig[] = []): RoutePlan {
-  return { tier: 'SIMPLE', group, fallback, strategy: 'weighted', timeouts: TEST_TIMEOUTS };
+  return {
+    tier: 'SIMPLE',
+    group,
+    fallback,
+    strategy: 'weighted',
+    timeouts: TEST_TIMEOUTS,
+    retryInPlace: TEST_RETRY_IN_PLACE,
+  };
 }
 
 export function failure(

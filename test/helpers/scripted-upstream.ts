@@ -17,6 +17,8 @@ export type Outcome =
   | { kind: 'status'; status: number; retryAfter?: string; body?: string }
   /** Connection refused. */
   | { kind: 'connect_error' }
+  /** Connection reset before response headers. */
+  | { kind: 'reset' }
   /** No response headers: ends at connect_ms (or at the deadline). */
   | { kind: 'silent' }
   /** Headers, then nothing: ends at ttft_ms (or at the deadline). */
@@ -96,6 +98,10 @@ function openError(outcome: Outcome, deployment: DeploymentConfig, now: number):
     });
   if (outcome.kind === 'connect_error')
     return toErrorFromException(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }), {
+      deploymentId: deployment.id,
+    });
+  if (outcome.kind === 'reset')
+    return toErrorFromException(Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }), {
       deploymentId: deployment.id,
     });
   return undefined;

@@ -140,14 +140,16 @@ describe('when deployments are down', () => {
     stack.sim('a').setFault({ name: 'error_503' });
     stack.sim('b').setFault({ name: 'error_503' });
     await postChat(stack.url, { model: 'tier:SIMPLE', messages: HELLO });
+    // a, then b, then b once more in place (no peer left; random() = 0: no jitter)
+    expect(sleep.waits).toEqual([0]);
     const started = Date.now();
     const response = await postChat(stack.url, { model: 'tier:SIMPLE', messages: HELLO });
     expect(response.status).toBe(503);
-    expect(sleep.waits).toEqual([]);
+    expect(sleep.waits).toEqual([0]);
     // "at once" as opposed to waiting out the 60 s cooldown: 10 s of slack for a loaded machine
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(((await response.json()) as Body).error?.message).toContain('COOLING_DOWN');
-    expect(stack.sim('a').stats().chatRequests + stack.sim('b').stats().chatRequests).toBe(2);
+    expect(stack.sim('a').stats().chatRequests + stack.sim('b').stats().chatRequests).toBe(3);
     expect((await fetch(`${stack.url}/ready`)).status).toBe(503);
   });
 
@@ -185,7 +187,9 @@ describe('when deployments are down', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('x-autotier-deployment')).toBe('c');
     expect(response.headers.get('x-autotier-fallbacks')).toBe('1');
-    expect(response.headers.get('x-autotier-attempts')).toBe('3');
+    // a, b, b once more in place (no peer left, c is weaker), then c
+    expect(response.headers.get('x-autotier-attempts')).toBe('4');
+    expect(stack.sim('b').stats().chatRequests).toBe(2);
   });
 
   it('returns a request-shaped 400 to the client without retrying it', async () => {

@@ -41,6 +41,7 @@
  * @property {Record<string, number>} byRejectedCode
  * @property {{ calls: number, classified: number, p50Ms?: number, p95Ms?: number }} llm
  * @property {number} fallbacksPerMinute
+ * @property {Record<string, number>} continuations Broken streams in the window, by outcome.
  * @property {number} windowMs
  */
 
@@ -274,6 +275,11 @@ function renderFigures(activity) {
   byId('llm-detail', HTMLElement).textContent =
     `${llm.calls} of ${llm.classified} classified · p50 ${formatMs(llm.p50Ms)} · p95 ${formatMs(llm.p95Ms)}`;
   byId('fallbacks-per-minute', HTMLElement).textContent = String(activity.fallbacksPerMinute);
+  const continued = activity.continuations;
+  byId('continued-count', HTMLElement).textContent = String(continued['continued'] ?? 0);
+  const notContinued = sumOf(continued) - (continued['continued'] ?? 0);
+  byId('continued-detail', HTMLElement).textContent =
+    `of ${sumOf(continued)} broken streams in the last ${minutes} min · ${notContinued} ended with an error`;
   const errors = Object.values(activity.recentErrors).flatMap((perOutcome) => Object.values(perOutcome));
   byId('error-count', HTMLElement).textContent = String(errors.reduce((sum, count) => sum + count, 0));
   renderShares(byId('tier-shares', HTMLElement), { counts: activity.byTier, known: TIERS, kind: 'tier' });

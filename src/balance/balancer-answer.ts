@@ -1,0 +1,168 @@
+import { toRouterError, type RouterError } from '../shared/errors.js';
+import type { UpstreamEvent } from '../upstream/upstream.js';
+import type { ExecuteResult } from './balancer.js';
+import {
+  callCandidate,
+  recordAttempt,
+  toSkip,
+  type AnsweredAttempt,
+  type Parts,
+  type RequestRun,
+} from './balancer-run.js';
+import {
+  openContinuation,
+  relabelLeg,
+  toContinuationChain,
+  toContinuingRest,
+  type ContinuationDeps,
+  type ContinuationLeg,
+  type LegOpening,
+} from './continue-answer.js';
+import { orderCandidates } from './order-candidates.js';
+import type { ContinuationRecord } from './relabel-continuation.js';
+import type { Candidate } from './to-candidates.js';
+import { toCommittedRest, type CommittedRest } from './to-committed-rest.js';
+import { toCompletionTokens } from './to-completion-tokens.js';
+
+/** The result of an answered request, and the continuation of an answer that broke after its first token. */
+const emptyEvents: AsyncIterable<UpstreamEvent[]> = {
+  async *[Symbol.asyncIterator]() {
+    // nothing after a buffered attempt
+  },
+};
+
+export function toResult(parts: Parts, run: RequestRun, answer: AnsweredAttempt): ExecuteResult {
+  const { candidate, committed } = answer;
+  const continuations = answer.continuations ?? [];
+  const tail =
+    run.request.commit === 'complete'
+      ? { rest: emptyEvents, cancel: () => undefined }
+      : toStreamRest(parts, run, { ...answer, continuations });
+  return {
+    deployment: candidate.deployment,
+    attempts: run.attempts,
+    fallbacks: run.attempts.filter((attempt) => attempt.called && attempt.fallback).length,
+    upstreamMs: run.upstreamMs,
+    ttftMs: committed.ttftMs,
+    firstTokenAt: answer.startedAt + committed.ttftMs,
+    head: committed.head,
+    continuations,
+    ...tail,
+  };
+}
+
+/** The rest of a committed stream, settled on its deployment's books. */
+export function toSettledRest(parts: Parts, leg: ContinuationLeg): CommittedRest {
+  const { candidate, committed } = leg;
+  return toCommittedRest(committed, {
+    onSuccess: (completionTokens) =>
+      parts.health.onSuccess(candidate, { ttftMs: committed.ttftMs, completionTokens }),
+    onFailure: (error) => parts.health.onFailure(candidate, error),
+  });
+}
+
+/**
+ * The rest of a committed stream; when the request can be continued and a continuation-capable
+ * deployment is in its plan, one that goes on from another deployment if it breaks (the relay of a
+ * stream that cannot be continued stays as lean as before).
+ */
+export function toStreamRest(
+  parts: Parts,
+  run: RequestRun,
+  answer: AnsweredAttempt & { continuations: ContinuationRecord[] },
+): CommittedRest {
+  const first = toSettledRest(parts, answer);
+  const { plan } = run.request;
+  const id = answer.candidate.deployment.id;
+  const capable = [...plan.group, ...plan.fallback].some(
+    (deployment) => deployment.continuation && deployment.id !== id,
+  );
+  if (run.request.toContinuationBody === undefined || !capable) return first;
+  const chain = toContinuationChain(answer.candidate, answer.committed.head);
+  chain.records = answer.continuations;
+  return toContinuingRest({
+    deps: toContinuationDeps(parts, run),
+    chain,
+    first: { candidate: answer.candidate, rest: first },
+    toRest: (leg) => toSettledRest(parts, leg),
+  });
+}
+
+/** What continuing a broken answer needs from this request's run. */
+export function toContinuationDeps(parts: Parts, run: RequestRun): ContinuationDeps {
+  return {
+    request: run.request,
+    candidates: () => orderCandidates(parts, run.request.plan),
+    mayCall: () =>
+      run.calls < parts.table().balancer.retry.max_attempts && run.deadlineAt > parts.clock.now(),
+    open: (candidate, body) => openLeg(parts, run, { candidate, body }),
+    report: (event) => {
+      parts.onContinuation?.(event);
+      const { outcome, ...fields } = event;
+      if (outcome === 'continued') parts.logger.info('answer continued on another deployment', fields);
+      else parts.logger.warn(`broken answer not continued (${outcome})`, fields);
+    },
+  };
+}
+
+/** One continuation call: checked like any candidate, booked like any attempt. */
+export async function openLeg(
+  parts: Parts,
+  run: RequestRun,
+  leg: { candidate: Candidate; body: string },
+): Promise<LegOpening> {
+  const { candidate } = leg;
+  const skip = await toSkip(parts, run, candidate);
+  if (skip !== undefined) {
+    const outcome = skip.split(' ')[0] ?? 'SKIPPED';
+    recordAttempt(parts, run, { candidate, outcome, message: skip, called: false, durationMs: 0 });
+    return { skipped: outcome };
+  }
+  const startedAt = parts.clock.now();
+  try {
+    const committed = await callCandidate(parts, run, leg);
+    const durationMs = parts.clock.now() - startedAt;
+    run.upstreamMs += durationMs;
+    const message = 'continued a broken answer';
+    recordAttempt(parts, run, { candidate, outcome: 'OK', message, called: true, durationMs });
+    if (run.request.commit === 'complete') {
+      const completionTokens = toCompletionTokens(committed.head);
+      await parts.health.onSuccess(candidate, { ttftMs: committed.ttftMs, completionTokens });
+    }
+    return { leg: { candidate, committed, startedAt } };
+  } catch (thrown) {
+    const error = toRouterError(thrown);
+    const durationMs = parts.clock.now() - startedAt;
+    run.upstreamMs += durationMs;
+    recordAttempt(parts, run, {
+      candidate,
+      outcome: error.code,
+      message: error.message,
+      called: true,
+      durationMs,
+    });
+    await parts.health.onFailure(candidate, error);
+    return { failed: error };
+  }
+}
+
+/** A buffered answer that broke after its first token, finished by a continuation: the parts joined. */
+export async function continueBuffered(
+  parts: Parts,
+  run: RequestRun,
+  broken: { candidate: Candidate; error: RouterError; head: UpstreamEvent[]; startedAt: number },
+): Promise<ExecuteResult | undefined> {
+  const chain = toContinuationChain(broken.candidate, broken.head);
+  const deps = toContinuationDeps(parts, run);
+  const leg = await openContinuation(deps, chain, { from: broken.candidate, error: broken.error });
+  if (leg === undefined) return undefined;
+  const head = [...broken.head, ...relabelLeg(chain, leg.committed.head)];
+  const ttftMs = parts.clock.now() - broken.startedAt;
+  const committed = Object.assign({}, leg.committed, { head, ttftMs });
+  return toResult(parts, run, {
+    candidate: broken.candidate,
+    committed,
+    startedAt: broken.startedAt,
+    continuations: chain.records,
+  });
+}

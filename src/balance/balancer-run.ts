@@ -1,0 +1,171 @@
+import type { RoutingTable } from '../config/routing-table-schema.js';
+import type { AttemptSummary } from '../observe/request-summary.js';
+import type { Clock, Random, Sleep } from '../shared/clock.js';
+import type { RouterError } from '../shared/errors.js';
+import type { Logger } from '../shared/logger.js';
+import type { StateStore } from '../state/state-store.js';
+import type { Upstream, UpstreamEvent } from '../upstream/upstream.js';
+import type { ContinuationEvent, ExecuteRequest } from './balancer.js';
+import type { DeploymentHealth } from './create-deployment-health.js';
+import type { InPlaceSpent } from './decide-retry-in-place.js';
+import type { QuotaGate } from './deployment-quota.js';
+import { NO_FAILURES, noteFailure, type FailureNotes } from './note-failure.js';
+import type { ContinuationRecord } from './relabel-continuation.js';
+import type { AttemptRecord } from './route-plan.js';
+import { runAttempt, type CommittedAttempt } from './run-attempt.js';
+import { toAttemptLimits } from './to-attempt-limits.js';
+import type { Candidate } from './to-candidates.js';
+import { toDeadlineError } from './to-deadline-error.js';
+
+/**
+ * The state one balancer shares across requests and one request carries across its attempts, and
+ * the steps every attempt takes: check a candidate, call it, record and book the outcome.
+ */
+export interface BalancerOptions {
+  upstream: Upstream;
+  store: StateStore;
+  clock: Clock;
+  random: Random;
+  sleep: Sleep;
+  logger: Logger;
+  /** Returns the routing table in force; read once per request so reloads never split one. */
+  table: () => RoutingTable;
+  /** Told about every attempt as it ends (metrics and logs). */
+  onAttempt?: (attempt: AttemptSummary) => void;
+  /** Told when a deployment is benched (metrics). */
+  onCooldown?: (deploymentId: string, reason: string) => void;
+  /** Told about every try to continue a broken answer on another deployment (metrics and logs). */
+  onContinuation?: (event: ContinuationEvent) => void;
+}
+
+/** What every request of one balancer shares. */
+export interface Parts extends BalancerOptions {
+  quotas: QuotaGate;
+  health: DeploymentHealth;
+}
+
+/** The state of one request across its attempts. */
+export interface RequestRun {
+  request: ExecuteRequest;
+  deadlineAt: number;
+  attempts: AttemptRecord[];
+  /** Time spent waiting on upstreams before the commit point, ms. */
+  upstreamMs: number;
+  calls: number;
+  notes: FailureNotes;
+  /** In-place retries spent, by deployment id; made at the first one (most requests never retry). */
+  inPlace?: Map<string, InPlaceSpent>;
+}
+
+/** The attempt that reached the commit point; `startedAt` in epoch ms. */
+export interface AnsweredAttempt {
+  candidate: Candidate;
+  committed: CommittedAttempt;
+  startedAt: number;
+  /** Switches to other deployments that made this answer (continuation), if any. */
+  continuations?: ContinuationRecord[];
+}
+
+export type AttemptEntry = Omit<AttemptRecord, 'fallback' | 'deploymentId'> & { candidate: Candidate };
+
+/** A call that failed before the commit point; `startedAt` in epoch ms. */
+export interface FailedCall {
+  candidate: Candidate;
+  error: RouterError;
+  startedAt: number;
+}
+
+export function startRun(request: ExecuteRequest): RequestRun {
+  const deadlineAt = request.startedAt + request.plan.timeouts.total_ms;
+  return { request, deadlineAt, attempts: [], upstreamMs: 0, calls: 0, notes: NO_FAILURES };
+}
+
+/** Why a candidate is passed over without a call (cooling down, full, probe taken, quota), or undefined. */
+export async function toSkip(
+  parts: Parts,
+  run: RequestRun,
+  candidate: Candidate,
+): Promise<string | undefined> {
+  const availability = await parts.health.check(candidate, run.request.plan.timeouts.total_ms);
+  if (availability.skip !== undefined) return availability.skip;
+  const quotaSkip = await parts.quotas.reserve(candidate.deployment, run.request.promptTokens);
+  if (quotaSkip !== undefined && availability.probe) await parts.store.releaseProbe(candidate.deployment.id);
+  return quotaSkip;
+}
+
+/** Opens one upstream call with `body` and reads it up to the request's commit point. */
+export async function callCandidate(
+  parts: Parts,
+  run: RequestRun,
+  call: { candidate: Candidate; body: string; head?: UpstreamEvent[] },
+): Promise<CommittedAttempt> {
+  const { candidate } = call;
+  const { clock } = parts;
+  const { request } = run;
+  const limits = toAttemptLimits(request.plan.timeouts, { at: run.deadlineAt, now: clock.now() });
+  run.calls += 1;
+  await parts.store.addInFlight(candidate.deployment.id, 1);
+  return runAttempt({
+    upstream: parts.upstream,
+    clock,
+    deployment: candidate.deployment,
+    path: request.path,
+    body: call.body,
+    signal: request.signal,
+    limits,
+    requestId: request.requestId,
+    commit: request.commit,
+    ...(call.head === undefined ? {} : { head: call.head }),
+  });
+}
+
+/** Records an attempt (or a skipped candidate) on the run and tells the observer. */
+export function recordAttempt(parts: Parts, run: RequestRun, entry: AttemptEntry): void {
+  const { candidate, ...rest } = entry;
+  const attempt = { deploymentId: candidate.deployment.id, fallback: candidate.fallback, ...rest };
+  run.attempts.push(attempt);
+  // not `{ ...attempt, more }`: V8 tenures objects made that way (see http/write-answer.ts)
+  parts.onAttempt?.(
+    Object.assign({}, attempt, {
+      requestId: run.request.requestId,
+      tier: run.request.plan.tier,
+      attempt: run.attempts.length,
+    }),
+  );
+}
+
+/** Books a failed attempt and notes what it means for the next ones; throws when it ends the request. */
+export async function bookFailure(parts: Parts, run: RequestRun, failure: FailedCall): Promise<void> {
+  recordFailedCall(parts, run, failure);
+  await closeFailure(parts, run, failure);
+}
+
+/** Records a failed call on the run (its time included) without booking it on the deployment. */
+export function recordFailedCall(parts: Parts, run: RequestRun, failure: FailedCall): void {
+  const { candidate, error } = failure;
+  const durationMs = parts.clock.now() - failure.startedAt;
+  run.upstreamMs += durationMs;
+  recordAttempt(parts, run, {
+    candidate,
+    outcome: error.code,
+    message: error.message,
+    called: true,
+    durationMs,
+  });
+}
+
+/** Books a recorded failure on the deployment and notes it; throws when it ends the request. */
+export async function closeFailure(parts: Parts, run: RequestRun, failure: FailedCall): Promise<void> {
+  const { candidate, error } = failure;
+  const { clock } = parts;
+  await parts.health.onFailure(candidate, error);
+  const deadlineError = toDeadlineError({
+    attempts: run.attempts,
+    totalMs: run.request.plan.timeouts.total_ms,
+    deadlineAt: run.deadlineAt,
+    now: clock.now(),
+    cause: error,
+  });
+  if (deadlineError !== undefined) throw deadlineError;
+  run.notes = noteFailure(run.notes, candidate, error);
+}
