@@ -6,7 +6,8 @@ import type { SimLatency } from '../../src/sim/index.js';
 import { createMemoryStateStore } from '../../src/state/create-memory-state-store.js';
 import type { StateStore } from '../../src/state/state-store.js';
 import { flushPromises } from '../helpers/manual-time.js';
-import { simpleTable, startStack, toSseData, type Stack } from '../helpers/start-stack.js';
+import { chatBody, connectOutcome, contentChunks, startChat, toEvents } from '../helpers/drain-client.js';
+import { simpleTable, startStack, type Stack } from '../helpers/start-stack.js';
 
 /**
  * Rolling restarts lose nothing (issue 18): the service's drain through the real HTTP API, in front of
@@ -48,72 +49,6 @@ async function startDrainStack(
   });
   stacks.push(stack);
   return { stack, store };
-}
-
-const chatBody = (stream: boolean, maxTokens: number): string =>
-  JSON.stringify({
-    model: 'tier:SIMPLE',
-    messages: [{ role: 'user', content: 'hello there' }],
-    stream,
-    max_tokens: maxTokens,
-  });
-
-interface Answer {
-  status: number;
-  headers: Headers;
-  text: string;
-}
-
-/** A chat request read as it arrives: `firstBytes` settles on the first body bytes, `answer` at the end. */
-function startChat(url: string, input: { stream: boolean; maxTokens: number }) {
-  let onFirst: () => void = () => undefined;
-  const firstBytes = new Promise<void>((resolve) => (onFirst = resolve));
-  const answer = (async (): Promise<Answer> => {
-    const response = await fetch(`${url}/v1/chat/completions`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...AUTH },
-      body: chatBody(input.stream, input.maxTokens),
-    });
-    let text = '';
-    const decoder = new TextDecoder();
-    for await (const chunk of response.body ?? []) {
-      text += decoder.decode(chunk as Uint8Array, { stream: true });
-      onFirst();
-    }
-    return { status: response.status, headers: response.headers, text };
-  })();
-  return { firstBytes, answer };
-}
-
-interface ChatChunkData {
-  choices?: { delta?: { content?: string }; finish_reason?: string | null }[];
-  error?: { code?: string };
-}
-
-/** The SSE events of a stream, parsed (`[DONE]` kept as a string). */
-function toEvents(text: string): (ChatChunkData | '[DONE]')[] {
-  return toSseData(text).map((data) => (data === '[DONE]' ? data : (JSON.parse(data) as ChatChunkData)));
-}
-
-/** Content tokens of a stream (the simulator sends one per chunk). */
-function contentChunks(events: (ChatChunkData | '[DONE]')[]): number {
-  return events.filter((event) => event !== '[DONE]' && (event.choices?.[0]?.delta?.content ?? '') !== '')
-    .length;
-}
-
-/** Whether a new TCP connection to the service is refused (the listener is closed). */
-function connectOutcome(url: string): Promise<'refused' | 'accepted'> {
-  const { port } = new URL(url);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve('accepted');
-    });
-    socket.once('error', (error: NodeJS.ErrnoException) =>
-      error.code === 'ECONNREFUSED' ? resolve('refused') : reject(error),
-    );
-  });
 }
 
 interface RawAnswer {
@@ -166,7 +101,7 @@ describe('draining the service (rolling restart)', () => {
   it('lets a stream started before the drain end with [DONE], while new work is refused and /ready is 503', async () => {
     const { stack, store } = await startDrainStack();
     const tokens = 40; // 2 s at 20 tokens a second
-    const stream = startChat(stack.url, { stream: true, maxTokens: tokens });
+    const stream = startChat(stack.url, { headers: AUTH, stream: true, maxTokens: tokens });
     await stream.firstBytes;
     const ready = await openHalfRequest(stack.url, 'GET /ready HTTP/1.1\r\nhost: x\r\n');
     const body = chatBody(false, 4);
@@ -212,7 +147,7 @@ describe('draining the service (rolling restart)', () => {
   it('lets a non-streaming request in flight finish, and closes its connection', async () => {
     const { stack } = await startDrainStack();
     const sim = stack.sim('a');
-    const call = startChat(stack.url, { stream: false, maxTokens: 30 }); // 1.5 s at 20 tokens a second
+    const call = startChat(stack.url, { headers: AUTH, stream: false, maxTokens: 30 }); // 1.5 s at 20 tokens a second
     await expect.poll(() => sim.stats().inFlight, { timeout: 20_000 }).toBe(1);
     const drained = stack.service.drain(30_000);
     const answer = await call.answer;
@@ -228,7 +163,7 @@ describe('draining the service (rolling restart)', () => {
 
   it('ends a stream still running when the grace period ends with the in-band SHUTTING_DOWN error', async () => {
     const { stack, store } = await startDrainStack();
-    const stream = startChat(stack.url, { stream: true, maxTokens: 200 }); // 10 s at 20 tokens a second
+    const stream = startChat(stack.url, { headers: AUTH, stream: true, maxTokens: 200 }); // 10 s at 20 tokens a second
     await stream.firstBytes;
     const started = performance.now();
     await stack.service.drain(300);
@@ -251,7 +186,7 @@ describe('draining the service (rolling restart)', () => {
   it('answers 503 SHUTTING_DOWN to a request not yet committed when the grace period ends', async () => {
     const { stack, store } = await startDrainStack({ ttftMs: 20_000 });
     const sim = stack.sim('a');
-    const call = startChat(stack.url, { stream: true, maxTokens: 4 });
+    const call = startChat(stack.url, { headers: AUTH, stream: true, maxTokens: 4 });
     await expect.poll(() => sim.stats().inFlight, { timeout: 20_000 }).toBe(1);
     await stack.service.drain(300);
     const answer = await call.answer;
