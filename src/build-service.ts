@@ -145,9 +145,7 @@ export function buildService(options: ServiceOptions): Service {
     clock,
     sleep: systemSleep,
     onStart: () => {
-      listenersClosed = Promise.all(
-        servers.map((server) => new Promise((resolve) => server.close(resolve))),
-      );
+      listenersClosed = Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
       for (const server of servers) server.closeIdleConnections();
     },
   });

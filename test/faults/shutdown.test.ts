@@ -175,6 +175,7 @@ describe('draining the service (rolling restart)', () => {
     expect(events.at(-1)).toMatchObject({ error: { code: 'shutting_down' } });
     expect(contentChunks(events)).toBeLessThan(200);
     expect(drainMs).toBeLessThan(5000);
+    console.info(`drain with a grace of 300 ms and a 10 s stream in flight: ${Math.round(drainMs)} ms`);
     // the stream's shared-state leases are back: in-flight count, stream slot; no cooldown for a restart
     expect(await inFlight(store)).toBe(0);
     expect(await store.acquireSlot({ key: SLOT, limit: 1, ttlMs: 1000 })).toBe(true);
@@ -194,6 +195,8 @@ describe('draining the service (rolling restart)', () => {
     expect(answer.headers.get('connection')).toBe('close');
     expect(answer.headers.get('retry-after')).toBe('1');
     expect(JSON.parse(answer.text)).toMatchObject({ error: { code: 'shutting_down' } });
+    const request = stack.logger.lines.find((entry) => entry.message === 'request');
+    expect(request?.fields).toMatchObject({ status: 503, error_code: 'SHUTTING_DOWN' });
     expect(await inFlight(store)).toBe(0);
     expect(await store.acquireSlot({ key: SLOT, limit: 1, ttlMs: 1000 })).toBe(true);
     expect((await store.getCooldowns(['a'])).size).toBe(0);
