@@ -72,6 +72,7 @@ export interface Service {
    * A graceful stop (issue 18): /ready turns 503 and the listeners stop accepting at once; requests in
    * flight get up to `graceMs` to finish (later ones on open connections get 503 SHUTTING_DOWN), then
    * the rest are stopped with SHUTTING_DOWN; once their store calls have settled, everything closes.
+   * Later calls (and close) return the first call's promise.
    */
   drain(graceMs: number): Promise<void>;
   /** `drain(0)`: requests still in flight are stopped at once. */
