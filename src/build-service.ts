@@ -8,6 +8,7 @@ import type { TableRejection } from './config/watch-routing-table.js';
 import { createGateway } from './gateway/create-gateway.js';
 import { REQUEST_LIMITS } from './gateway/request-limits.js';
 import { createHttpEdge } from './http/create-http-edge.js';
+import { createDrain } from './http/drain.js';
 import { declareRoutes } from './http/routes.js';
 import { createLogObserver } from './observe/log-observer.js';
 import type { Logger } from './shared/logger.js';
@@ -27,6 +28,7 @@ import {
 } from './shared/clock.js';
 import { createMemoryStateStore } from './state/create-memory-state-store.js';
 import type { StateStore } from './state/state-store.js';
+import { trackStoreCalls } from './state/track-store-calls.js';
 import { createHttpHealthCheck } from './upstream/create-http-health-check.js';
 import { createHttpUpstream } from './upstream/create-http-upstream.js';
 import type { HealthCheck } from './upstream/health-check.js';
@@ -73,8 +75,19 @@ export interface Service {
   currentTable(): LoadedTable;
   /** Starts serving once the table's tokenizers are loaded (rejects if one fails to load). */
   listen(port: number, host?: string): Promise<{ server: Server; url: string }>;
+  /**
+   * A graceful stop (issue 18): /ready turns 503 and the listeners stop accepting at once; requests in
+   * flight get up to `graceMs` to finish (later ones on open connections get 503 SHUTTING_DOWN), then
+   * the rest are stopped with SHUTTING_DOWN; once their store calls have settled, everything closes.
+   * Later calls (and close) return the first call's promise.
+   */
+  drain(graceMs: number): Promise<void>;
+  /** `drain(0)`: requests still in flight are stopped at once. */
   close(): Promise<void>;
 }
+
+/** Longest wait for the store calls of the last requests (lease releases, refunds) before the store closes, ms. */
+const STORE_SETTLE_MS = 5000;
 
 /** Wires the core with concrete parts; main.ts and the tests both use it. */
 export function buildService(options: ServiceOptions): Service {
@@ -82,9 +95,12 @@ export function buildService(options: ServiceOptions): Service {
   let loaded = options.table;
   let classifier = options.createClassifier(loaded);
   const metrics = options.metrics ?? createMetrics();
-  const store =
+  const storeCalls = trackStoreCalls(
     options.store ??
-    createMemoryStateStore({ clock, onEvict: (count) => metrics.cacheEvicted('sessions', count) });
+      createMemoryStateStore({ clock, onEvict: (count) => metrics.cacheEvicted('sessions', count) }),
+    systemSleep,
+  );
+  const { store } = storeCalls;
   const sharedState = options.sharedState ?? {
     kind: 'memory' as const,
     degraded: () => false,
@@ -145,7 +161,18 @@ export function buildService(options: ServiceOptions): Service {
     clock,
     logger: options.logger,
   });
+  const servers: Server[] = [];
+  let listenersClosed: Promise<unknown> = Promise.resolve();
+  const drain = createDrain({
+    clock,
+    sleep: systemSleep,
+    onStart: () => {
+      listenersClosed = Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+      for (const server of servers) server.closeIdleConnections();
+    },
+  });
   const isReady = async (): Promise<boolean> => {
+    if (drain.isDraining()) return false;
     const ids = loaded.table.deployments.map((deployment) => deployment.id);
     const cooldowns = await store.getCooldowns(ids);
     const now = clock.now();
@@ -178,8 +205,33 @@ export function buildService(options: ServiceOptions): Service {
     observer,
     clock,
     bodyLimits: { bytes: REQUEST_LIMITS.bodyBytes, depth: REQUEST_LIMITS.jsonDepth },
+    drain,
   });
-  const servers: Server[] = [];
+  const drainService = async (graceMs: number): Promise<void> => {
+    const outcome = await drain.drain(graceMs);
+    for (const server of servers) server.closeAllConnections();
+    await listenersClosed;
+    const storeSettled = await storeCalls.settled(STORE_SETTLE_MS);
+    options.logger.info('drained', {
+      grace_ms: graceMs,
+      in_flight: outcome.inFlightAtStart,
+      stopped: outcome.stopped,
+      left_over: outcome.leftOver,
+      ms: Math.round(outcome.durationMs),
+      store_settled: storeSettled,
+    });
+  };
+  let closing: Promise<void> | undefined;
+  const stop = (graceMs: number): Promise<void> => {
+    closing ??= (async () => {
+      await stopProbes();
+      await drainService(graceMs);
+      await upstream.close();
+      await store.close();
+      if (options.tokenCounter === undefined) await tokenCounter.close();
+    })();
+    return closing;
+  };
   return {
     handle,
     metrics,
@@ -212,20 +264,7 @@ export function buildService(options: ServiceOptions): Service {
         servers.push(server);
       });
     },
-    async close() {
-      await stopProbes();
-      await Promise.all(
-        servers.map(
-          (server) =>
-            new Promise<void>((resolve) => {
-              server.closeAllConnections();
-              server.close(() => resolve());
-            }),
-        ),
-      );
-      await upstream.close();
-      await store.close();
-      if (options.tokenCounter === undefined) await tokenCounter.close();
-    },
+    drain: stop,
+    close: () => stop(0),
   };
 }

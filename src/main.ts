@@ -37,7 +37,8 @@ export interface RunningAutotier {
   service: Service;
   url: string;
   env: Env;
-  close(): Promise<void>;
+  /** Stops reloads and drains the service (see Service.drain). @default graceMs 0 */
+  close(graceMs?: number): Promise<void>;
 }
 
 /** Environment and command-line flags, flags winning. */
@@ -199,10 +200,10 @@ export async function startAutotier(options: StartOptions): Promise<RunningAutot
     service,
     url,
     env,
-    async close() {
+    async close(graceMs = 0) {
       process.off('SIGHUP', onHangup);
       reloader.close();
-      await service.close();
+      await service.drain(graceMs);
     },
   };
 }
@@ -217,12 +218,40 @@ async function main(): Promise<void> {
       logger.warn(
         'several workers and no AUTOTIER_REDIS_URL: cooldowns, limits and sessions are per process',
       );
-    startCluster({ workers: env.AUTOTIER_WORKERS, logger });
+    startCluster({ workers: env.AUTOTIER_WORKERS, logger, shutdownGraceMs: env.AUTOTIER_SHUTDOWN_GRACE_MS });
     return;
   }
-  const running = await startAutotier({ argv, env: process.env });
-  const stop = (): void => {
-    void running.close().then(() => process.exit(0));
+  const logger = createWinstonLogger({ level: env.AUTOTIER_LOG_LEVEL });
+  const running = await startAutotier({ argv, env: process.env, logger });
+  stopOnSignals({ running, logger, graceMs: env.AUTOTIER_SHUTDOWN_GRACE_MS });
+}
+
+/** Slack past the grace period for the stopped requests, the store and the pools to close, ms. */
+const EXIT_MARGIN_MS = 15_000;
+
+/**
+ * SIGTERM or SIGINT drains (see Service.drain) and exits 0; the same signal a second time exits at
+ * once (its default action), and a drain that has not ended `EXIT_MARGIN_MS` after the grace period
+ * exits 1.
+ */
+function stopOnSignals(input: { running: RunningAutotier; logger: Logger; graceMs: number }): void {
+  const { running, logger, graceMs } = input;
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals): void => {
+    if (stopping) return;
+    stopping = true;
+    logger.info('draining', { signal, grace_ms: graceMs });
+    setTimeout(() => {
+      logger.error('the drain did not end in time; exiting', { grace_ms: graceMs });
+      process.exit(1);
+    }, graceMs + EXIT_MARGIN_MS).unref();
+    running.close(graceMs).then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error('the drain failed', { error: String(error) });
+        process.exit(1);
+      },
+    );
   };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);

@@ -3,6 +3,7 @@ import type { Usage } from '../upstream/chat-chunk.js';
 import type { UpstreamEvent } from '../upstream/upstream.js';
 import type { ContinuationEvent, ExecuteRequest } from './balancer.js';
 import {
+  isStreamBreak,
   noteDelivered,
   planContinuation,
   toDeliveredAnswer,
@@ -71,6 +72,8 @@ export async function openContinuation(
   broken: { from: Candidate; error: RouterError },
 ): Promise<ContinuationLeg | undefined> {
   const { request } = deps;
+  // a deadline, a client that left or a shutdown is not a break another deployment could mend
+  if (!isStreamBreak(broken.error)) return undefined;
   const plan = planContinuation(chain.delivered, broken.error);
   const base = {
     requestId: request.requestId,

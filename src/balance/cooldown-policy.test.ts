@@ -45,6 +45,7 @@ describe('decideCooldown', () => {
     'UPSTREAM_BAD_REQUEST',
     'UPSTREAM_CONTEXT_LENGTH',
     'CLIENT_CLOSED',
+    'SHUTTING_DOWN',
     'DEADLINE_EXCEEDED',
   ] as const) {
     it(`never benches for ${code}`, () => {

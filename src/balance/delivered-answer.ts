@@ -65,6 +65,11 @@ const CONTINUABLE_CODES: ReadonlySet<string> = new Set([
   'UPSTREAM_SERVER_ERROR',
 ]);
 
+/** True for the failures of an upstream stream itself, the ones a continuation can take over from. */
+export function isStreamBreak(error: RouterError): boolean {
+  return CONTINUABLE_CODES.has(error.code);
+}
+
 /** The assistant text to continue from, or why the answer cannot soundly be continued. */
 export type ContinuationPlan =
   { kind: 'continue'; prefix: string; completionTokens: number } | { kind: 'unsound'; reason: string };

@@ -3,11 +3,13 @@ import { candidate, failure } from '../../test/helpers/balance-fixtures.js';
 import { NO_FAILURES, noteFailure } from './note-failure.js';
 
 describe('noteFailure', () => {
-  it('ends the request on a failure that is not retryable, or when the client left', () => {
+  it('ends the request on a failure that is not retryable, or when the client left or autotier is stopping', () => {
     const badRequest = failure('UPSTREAM_BAD_REQUEST', { retryable: false });
     expect(() => noteFailure(NO_FAILURES, candidate('a'), badRequest)).toThrow(badRequest);
     const closed = failure('CLIENT_CLOSED', { retryable: true });
     expect(() => noteFailure(NO_FAILURES, candidate('a'), closed)).toThrow(closed);
+    const shuttingDown = failure('SHUTTING_DOWN', { retryable: true });
+    expect(() => noteFailure(NO_FAILURES, candidate('a'), shuttingDown)).toThrow(shuttingDown);
   });
 
   it('raises the minimum context window after a context-length rejection, never lowers it', () => {

@@ -1,4 +1,4 @@
-import type { RouterError } from '../shared/errors.js';
+import { isStopped, type RouterError } from '../shared/errors.js';
 import type { Candidate } from './to-candidates.js';
 
 /** What the failed attempts of a request so far say about its next ones. */
@@ -14,11 +14,11 @@ export interface FailureNotes {
 export const NO_FAILURES: FailureNotes = { minimumWindow: 0, retryable: [], retryAfterSeconds: undefined };
 
 /**
- * Folds one failed attempt into the notes. Throws `error` when it ends the request: the client left,
- * or the failure is not retryable (a request-shaped 400 would fail the same way anywhere).
+ * Folds one failed attempt into the notes. Throws `error` when it ends the request: the client left
+ * or autotier is shutting down, or the failure is not retryable (a request-shaped 400 would fail the same way anywhere).
  */
 export function noteFailure(notes: FailureNotes, candidate: Candidate, error: RouterError): FailureNotes {
-  if (error.code === 'CLIENT_CLOSED' || !error.retryable) throw error;
+  if (isStopped(error) || !error.retryable) throw error;
   if (error.code === 'UPSTREAM_CONTEXT_LENGTH')
     return { ...notes, minimumWindow: Math.max(notes.minimumWindow, candidate.deployment.context_window) };
   if (error.code === 'UPSTREAM_RATE_LIMITED' && candidate.groupSize <= 1) {

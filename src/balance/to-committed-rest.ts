@@ -1,9 +1,9 @@
-import { toRouterError, type RouterError } from '../shared/errors.js';
+import { isStopped, toRouterError, type RouterError } from '../shared/errors.js';
 import type { UpstreamEvent } from '../upstream/upstream.js';
 import type { CommittedAttempt } from './run-attempt.js';
 import { toCompletionTokens } from './to-completion-tokens.js';
 
-/** Told once how a committed stream ended; a client that left counts as a success. */
+/** Told once how a committed stream ended; a client that left (or autotier's shutdown) counts as a success. */
 export interface RestSettlement {
   onSuccess(completionTokens: number): Promise<void>;
   onFailure(error: RouterError): Promise<void>;
@@ -32,7 +32,7 @@ export function toCommittedRest(committed: CommittedAttempt, settlement: RestSet
   const settle = async (error?: RouterError): Promise<void> => {
     if (settled) return;
     settled = true;
-    if (error === undefined || error.code === 'CLIENT_CLOSED') await settlement.onSuccess(completionTokens);
+    if (error === undefined || isStopped(error)) await settlement.onSuccess(completionTokens);
     else await settlement.onFailure(error);
   };
   const cancel = (): void => {

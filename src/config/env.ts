@@ -12,6 +12,12 @@ export const envSchema = z.object({
   AUTOTIER_WORKERS: z.coerce.number().int().min(1).max(64).default(1),
   /** Threads per process that count long prompts (0 = none). @default min(4, available cores) */
   AUTOTIER_COUNT_THREADS: z.coerce.number().int().min(0).max(64).optional(),
+  /**
+   * On SIGTERM or SIGINT, how long requests in flight may take to finish before they are stopped with
+   * SHUTTING_DOWN (new requests are refused from the first moment), ms; 0 stops them at once. Keep
+   * Kubernetes' terminationGracePeriodSeconds a few seconds above it. @default 30000
+   */
+  AUTOTIER_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
 });
 
 export type Env = z.infer<typeof envSchema>;

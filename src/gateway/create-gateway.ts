@@ -17,7 +17,7 @@ import { createAvailabilityChecker } from '../policy/availability.js';
 import { toSessionKey } from '../policy/session-key.js';
 import type { TokenCounter } from '../policy/token-counter.js';
 import type { Clock } from '../shared/clock.js';
-import { RouterError } from '../shared/errors.js';
+import { RouterError, toShutdownReason } from '../shared/errors.js';
 import { toMessageText, type ChatMessage } from '../shared/chat.js';
 import { TIERS, toTierRank } from '../shared/tier.js';
 import type { StateStore } from '../state/state-store.js';
@@ -38,7 +38,7 @@ import type { CancelSignal } from '../shared/cancel-signal.js';
 
 export interface RequestContext {
   requestId: string;
-  /** Aborted when the client disconnects. */
+  /** Aborted when the client disconnects (CLIENT_CLOSED), or when a drain's grace period ends (SHUTTING_DOWN). */
   signal: CancelSignal;
   /** Epoch ms when the request arrived. */
   receivedAt: number;
@@ -229,7 +229,9 @@ export function createGateway(options: GatewayOptions): Gateway {
         onCommitted: () => (endpoint.kind === 'chat' ? recordSession(decision, loaded) : Promise.resolve()),
         revealInternal: key === undefined || key.admin,
       });
-    } catch (error) {
+    } catch (thrown) {
+      // stopped by the drain: whatever gave way first (a count, a backoff), the request ends SHUTTING_DOWN
+      const error = toShutdownReason(context.signal) ?? thrown;
       tracker.end({
         status: error instanceof RouterError ? error.status : 500,
         usage: undefined,

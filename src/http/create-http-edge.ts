@@ -4,6 +4,7 @@ import type { RequestContext } from '../gateway/create-gateway.js';
 import { toLoggedPath, toRejectedSummary, type RequestObserver } from '../observe/request-summary.js';
 import type { Clock } from '../shared/clock.js';
 import { RouterError, toRouterError } from '../shared/errors.js';
+import { toShuttingDownError, type DrainGate } from './drain.js';
 import { readJsonBody, type BodyLimits } from './read-body.js';
 import { toRequestContext } from './request-context.js';
 import { createRouteIndex, type Route, type RouteMatch } from './route.js';
@@ -19,6 +20,8 @@ export interface HttpEdgeOptions {
   observer: RequestObserver;
   clock: Clock;
   bodyLimits: BodyLimits;
+  /** The service's drain: requests are counted, refused while it runs, and stopped when its grace ends. */
+  drain?: DrainGate;
 }
 
 function toPath(url: string | undefined): string {
@@ -45,13 +48,32 @@ function requireAdmin(key: ApiKeyConfig | undefined): void {
 }
 
 /**
+ * Counts the request as in flight until its response closed; during a drain, that closes its connection
+ * too (an answer whose headers went out before the drain began still said keep-alive).
+ */
+function trackResponse(drain: DrainGate, request: IncomingMessage, response: ServerResponse): void {
+  const release = drain.track();
+  const socket = request.socket;
+  response.once('close', () => {
+    release();
+    if (drain.isDraining() && !socket.destroyed) socket.end();
+  });
+}
+
+/** During a drain every answer says `Connection: close`, so the client reconnects to another instance. */
+function closeWhenDraining(drain: DrainGate | undefined, response: ServerResponse): void {
+  if (drain?.isDraining() === true && !response.headersSent) response.setHeader('connection', 'close');
+}
+
+/**
  * The HTTP edge on plain node:http (express cost about a third of a request's CPU in the issue 8
  * profile): match the route (404 `not_found`, 405 with `Allow`), check the key, read the body, call
  * the handler, write the answer; every error is written by the one mapping in write-error.ts, and
  * every request the edge rejects is reported once to the observer (routed requests report themselves).
+ * While the service drains, every route but the open ones (/health, /ready) answers 503 SHUTTING_DOWN.
  */
 export function createHttpEdge(options: HttpEdgeOptions): RequestListener {
-  const { clock, observer } = options;
+  const { clock, observer, drain } = options;
   const match = createRouteIndex(options.routes);
   const report = (rejected: {
     context: RequestContext;
@@ -76,7 +98,12 @@ export function createHttpEdge(options: HttpEdgeOptions): RequestListener {
   };
 
   async function serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const { context, detach } = toRequestContext(request, response, { clock, path: toPath(request.url) });
+    if (drain !== undefined) trackResponse(drain, request, response);
+    const { context, detach } = toRequestContext(request, response, {
+      clock,
+      path: toPath(request.url),
+      stop: drain?.signal,
+    });
     const found = match(context.http.method, context.http.path);
     let key: ApiKeyConfig | undefined;
     let reportedByHandler = false;
@@ -85,15 +112,22 @@ export function createHttpEdge(options: HttpEdgeOptions): RequestListener {
     try {
       const route = found.route;
       if (route === undefined) throw toMissingRoute(context, found);
+      if (drain?.isDraining() === true && route.access !== 'open')
+        throw toShuttingDownError('autotier is shutting down; retry on another instance');
       // The key check reads headers only, so it comes before the body (no key + bad body is 401).
       key = route.access === 'open' ? undefined : options.authenticate(context);
       revealInternal = route.access !== 'open' && (key === undefined || key.admin);
       if (route.access === 'admin') requireAdmin(key);
-      const body = route.readsBody ? await readJsonBody(request, options.bodyLimits) : undefined;
+      const body = route.readsBody
+        ? await readJsonBody(request, options.bodyLimits, context.signal)
+        : undefined;
       reportedByHandler = route.reportsItself === true;
-      await writeAnswer(response, await route.handle({ body, context, key }), context.signal);
+      const answer = await route.handle({ body, context, key });
+      closeWhenDraining(drain, response);
+      await writeAnswer(response, answer, context.signal);
     } catch (thrown) {
       const error = toRouterError(thrown);
+      closeWhenDraining(drain, response);
       writeError(response, { error, requestId: context.requestId, allow: found.allow, revealInternal });
       if (!reportedByHandler) report({ context, found, key, error });
     } finally {

@@ -1,7 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import { promisify } from 'node:util';
 import { brotliDecompress, gunzip, inflate } from 'node:zlib';
-import { RouterError } from '../shared/errors.js';
+import type { CancelSignal } from '../shared/cancel-signal.js';
+import { RouterError, toRouterError } from '../shared/errors.js';
 import { yieldToEventLoop } from '../shared/yield-to-event-loop.js';
 import { checkJsonContentType, toBodyEncoding, type BodyEncoding } from './body-format.js';
 import { exceedsJsonDepth } from './json-depth.js';
@@ -45,11 +46,13 @@ function invalidBody(message: string): RouterError {
 /**
  * The raw bytes, or 413 as soon as they pass the limit (by `content-length` before reading, else while
  * reading; node:http then reads and drops the rest, so the connection stays usable). Rejects with
- * CLIENT_CLOSED when the client disconnects first, and stops reading.
+ * CLIENT_CLOSED when the client disconnects first, with the reason of `stop` when that aborts first
+ * (SHUTTING_DOWN: a drain's grace period ended), and stops reading.
  */
-function readRawBody(request: IncomingMessage, limitBytes: number): Promise<Buffer> {
+function readRawBody(request: IncomingMessage, limitBytes: number, stop?: CancelSignal): Promise<Buffer> {
   const declared = Number(header(request, 'content-length'));
   if (declared > limitBytes) return Promise.reject(tooLarge(limitBytes));
+  if (stop?.aborted === true) return Promise.reject(toRouterError(stop.reason));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -58,8 +61,12 @@ function readRawBody(request: IncomingMessage, limitBytes: number): Promise<Buff
       request.off('end', onEnd);
       request.off('error', onCut);
       request.off('close', onCut);
+      stop?.removeEventListener('abort', onStop);
       outcome();
     };
+    function onStop(): void {
+      finish(() => reject(toRouterError(stop?.reason)));
+    }
     function onData(chunk: Buffer): void {
       size += chunk.length;
       if (size > limitBytes) finish(() => reject(tooLarge(limitBytes)));
@@ -77,6 +84,7 @@ function readRawBody(request: IncomingMessage, limitBytes: number): Promise<Buff
     request.on('end', onEnd);
     request.on('error', onCut);
     request.on('close', onCut);
+    stop?.addEventListener('abort', onStop);
   });
 }
 
@@ -132,14 +140,16 @@ async function parseJsonObject(bytes: Buffer, depthLimit: number): Promise<Recor
 /**
  * The one body reader: checks content-type and content-encoding before reading (415), reads up to the
  * limit (413), decompresses with the limit on the decompressed bytes (413; corrupt data is 400), then
- * checks the nesting depth and parses (400 naming `body`).
+ * checks the nesting depth and parses (400 naming `body`). Reading stops when `stop` (the request's
+ * signal) aborts, with its reason.
  */
 export async function readJsonBody(
   request: IncomingMessage,
   limits: BodyLimits,
+  stop?: CancelSignal,
 ): Promise<Record<string, unknown>> {
   checkJsonContentType(header(request, 'content-type'));
   const encoding = toBodyEncoding(header(request, 'content-encoding'));
-  const raw = await readRawBody(request, limits.bytes);
+  const raw = await readRawBody(request, limits.bytes, stop);
   return parseJsonObject(await decompress(raw, encoding, limits.bytes), limits.depth);
 }

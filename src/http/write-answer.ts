@@ -54,11 +54,13 @@ async function writeStream(
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-cache',
       'x-accel-buffering': 'no',
-      connection: 'keep-alive',
+      // `close` when set before (a drain began): the client reconnects elsewhere after the stream
+      connection: response.getHeader('connection') === 'close' ? 'close' : 'keep-alive',
     }),
   );
+  // stops when the client has gone; a stream stopped by the drain still writes its in-band error
   for await (const frame of answer.events) {
-    if (signal.aborted) break;
+    if (response.destroyed) break;
     if (!response.write(frame)) await drained(response, signal);
   }
   response.end();

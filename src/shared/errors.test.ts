@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { ERROR_CATALOGUE, RouterError, toOpenAIErrorBody } from './errors.js';
+import { createCancelController } from './cancel-signal.js';
+import { ERROR_CATALOGUE, isStopped, RouterError, toOpenAIErrorBody, toShutdownReason } from './errors.js';
 
 describe('the error catalogue', () => {
   it('documents every code in the README with its status', async () => {
@@ -39,5 +40,26 @@ describe('the error catalogue', () => {
     expect(toOpenAIErrorBody(failed, { revealInternal: true }).error.message).toContain('10.0.0.7:8000');
     const internal = new RouterError({ code: 'INTERNAL', message: 'Cannot read properties of undefined' });
     expect(toOpenAIErrorBody(internal, { revealInternal: false }).error.message).not.toContain('Cannot read');
+  });
+
+  it('tells a request stopped by its client or by the shutdown from one a deployment failed', () => {
+    const stopped = (code: 'CLIENT_CLOSED' | 'SHUTTING_DOWN' | 'UPSTREAM_STREAM_CUT'): boolean =>
+      isStopped(new RouterError({ code, message: code }));
+    expect([stopped('CLIENT_CLOSED'), stopped('SHUTTING_DOWN'), stopped('UPSTREAM_STREAM_CUT')]).toEqual([
+      true,
+      true,
+      false,
+    ]);
+  });
+
+  it("reads SHUTTING_DOWN from a request's aborted signal, and nothing else", () => {
+    const shutdown = new RouterError({ code: 'SHUTTING_DOWN', message: 'draining' });
+    const drained = createCancelController();
+    expect(toShutdownReason(drained.signal)).toBeUndefined();
+    drained.abort(shutdown);
+    expect(toShutdownReason(drained.signal)).toBe(shutdown);
+    const left = createCancelController();
+    left.abort(new RouterError({ code: 'CLIENT_CLOSED', message: 'gone' }));
+    expect(toShutdownReason(left.signal)).toBeUndefined();
   });
 });

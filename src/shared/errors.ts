@@ -126,6 +126,12 @@ export const ERROR_CATALOGUE = {
     type: 'api_error',
     description: 'The client disconnected; the upstream request was aborted.',
   },
+  SHUTTING_DOWN: {
+    status: 503,
+    type: 'api_error',
+    description:
+      'autotier is draining for a restart: a request that arrives during the drain, or one still running when the grace period ends (`AUTOTIER_SHUTDOWN_GRACE_MS`), ends with this and `Connection: close`; retry on another instance (see Retry-After).',
+  },
   CONFIG_INVALID: {
     status: 500,
     type: 'api_error',
@@ -172,6 +178,17 @@ export class RouterError extends Error {
 
 export function isRouterError(value: unknown): value is RouterError {
   return value instanceof RouterError;
+}
+
+/** The request was stopped by its client (CLIENT_CLOSED) or by autotier's shutdown (SHUTTING_DOWN), not by a deployment. */
+export function isStopped(error: RouterError): boolean {
+  return error.code === 'CLIENT_CLOSED' || error.code === 'SHUTTING_DOWN';
+}
+
+/** The SHUTTING_DOWN error a request's signal was aborted with, or undefined (not aborted, or by its client). */
+export function toShutdownReason(signal: { aborted: boolean; reason: unknown }): RouterError | undefined {
+  const reason = signal.aborted ? signal.reason : undefined;
+  return reason instanceof RouterError && reason.code === 'SHUTTING_DOWN' ? reason : undefined;
 }
 
 /** Any thrown value as a RouterError; unknown errors become INTERNAL. */

@@ -168,6 +168,46 @@ describe('operator dashboard in a real browser', () => {
     });
   });
 
+  describe('with a stream that breaks and is continued', () => {
+    let stack: Stack;
+    let page: Page;
+    beforeAll(async () => {
+      stack = await startStack({
+        backends: [
+          { id: 'cuts', models: ['sim-model'], fault: { name: 'cut_mid_stream', params: { after: 3 } } },
+          { id: 'steady', models: ['sim-model'] },
+        ],
+        random: () => 0,
+        table: (urls) => {
+          const table = simpleTable({ urls, group: ['cuts', 'steady'] });
+          const deployments = table.deployments.map((entry) => ({ ...entry, continuation: true }));
+          return { ...table, deployments };
+        },
+      });
+      page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
+      page.setDefaultTimeout(UPDATE_MS);
+    });
+    afterAll(async () => {
+      await page?.close();
+      await stack?.close();
+    });
+
+    it('counts the continued stream', async () => {
+      await page.goto(`${stack.url}/dashboard/`);
+      await expect.poll(() => testId(page, 'continued-count').textContent()).toBe('0');
+      const response = await postChat(stack.url, {
+        model: 'tier:SIMPLE',
+        messages: [{ role: 'user', content: 'hello there' }],
+        stream: true,
+      });
+      expect(await response.text()).toContain('data: [DONE]');
+      await expect
+        .poll(() => testId(page, 'continued-count').textContent(), { timeout: UPDATE_MS })
+        .toBe('1');
+      expect(await testId(page, 'continued-detail').textContent()).toContain('of 1 broken streams');
+    });
+  });
+
   describe('with an admin key configured', () => {
     let stack: Stack;
     let page: Page;
