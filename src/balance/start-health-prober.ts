@@ -122,8 +122,11 @@ async function probeOnce(
   const { deployment, kind, slotMs } = planned;
   const id = deployment.id;
   const startedAt = clock.now();
-  if (!(await store.acquireProbe(toProbeSlotId(id), slotMs))) return;
   const settings = options.table().balancer.health_probes;
+  // the slot lapses half a look early: the look that starts the next probe comes at the interval, not
+  // up to a look after it (10 s, not 10.25 s, from a failed probe to the next)
+  const slotTtlMs = Math.max(1, slotMs - settings.first_interval_ms / 8);
+  if (!(await store.acquireProbe(toProbeSlotId(id), slotTtlMs))) return;
   const result = await options.healthCheck.check({
     deployment,
     kind,
