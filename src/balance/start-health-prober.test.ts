@@ -118,9 +118,9 @@ describe('startHealthProber: a benched deployment', () => {
     expect(outcomes.at(-1)).toBe('a: healthy');
   });
 
-  it('comes back within max_interval_ms plus one look (10.25 s) wherever in the cycle it recovers', async () => {
+  it('comes back within max_interval_ms (10 s) wherever in the cycle it recovers', async () => {
     const worst: number[] = [];
-    for (let offset = 0; offset < 10_000; offset += 1000) {
+    for (let offset = 0; offset < 10_000; offset += 250) {
       const { time, store, health, cooldownOf, start, prober } = setup();
       await flushPromises();
       health.down.add('a');
@@ -132,7 +132,7 @@ describe('startHealthProber: a benched deployment', () => {
       worst.push(time.clock.now() - recoveredAt);
       await prober.stop();
     }
-    expect(Math.max(...worst)).toBeLessThanOrEqual(10_250);
+    expect(Math.max(...worst)).toBeLessThanOrEqual(10_000);
     expect(Math.min(...worst)).toBeGreaterThanOrEqual(0);
   });
 
