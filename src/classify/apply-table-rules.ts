@@ -35,7 +35,10 @@ export interface TableRulesInput {
   classified: Tier;
 }
 
-function toRecord(rule: TableRule, move: { from: string; to: string; note?: string | undefined }): RuleRecord {
+function toRecord(
+  rule: TableRule,
+  move: { from: string; to: string; note?: string | undefined },
+): RuleRecord {
   const reason = move.note === undefined ? rule.reason : `${rule.reason} (${move.note})`;
   return { rule: 'rule', name: rule.name, from: move.from, to: move.to, reason };
 }

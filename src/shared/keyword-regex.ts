@@ -47,8 +47,5 @@ export function isUsableKeyword(keyword: string): boolean {
 
 /** The regex source (flags `KEYWORD_FLAGS`) matching any of the keywords. */
 export function toKeywordsSource(keywords: readonly string[]): string {
-  return keywords
-    .filter(isUsableKeyword)
-    .map(toKeywordSource)
-    .join('|');
+  return keywords.filter(isUsableKeyword).map(toKeywordSource).join('|');
 }
