@@ -120,7 +120,9 @@ describe('routing-table rules through the HTTP API', () => {
         path: 'classifier.rules.2.pattern',
         message: expect.stringContaining('exponential backtracking') as unknown,
       });
-      expect((await explain(stack.url, 'hi')).rules).toEqual([expect.objectContaining({ name: 'greeting' })]);
+      expect((await explain(stack.url, 'hi'))['rules']).toEqual([
+        expect.objectContaining({ name: 'greeting' }),
+      ]);
     } finally {
       reloader.close();
     }
