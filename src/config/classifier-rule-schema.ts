@@ -49,7 +49,13 @@ function checkPattern(pattern: string, flags: string, issue: Issue): void {
     issue(['pattern'], `not a valid regex: ${(error as Error).message}`);
     return;
   }
-  const safety = checkRegexSafety(pattern, flags, { maxDegree: 1 });
+  let safety: ReturnType<typeof checkRegexSafety>;
+  try {
+    safety = checkRegexSafety(pattern, flags, { maxDegree: 1 });
+  } catch (error) {
+    issue(['pattern'], `could not be checked for backtracking: ${(error as Error).message}`);
+    return;
+  }
   if (!safety.safe)
     issue(
       ['pattern'],
