@@ -37,10 +37,10 @@ describe('classifier.rules validation', () => {
     expect(rule).toEqual({ ...proofs, match: 'last_user' });
   });
 
-  it('accepts a linear pattern with allowed flags', () => {
+  it('accepts a linear pattern with allowed flags and a counted repeat up to 16', () => {
     const rule = {
       name: 'deploys',
-      pattern: '\\bdeploy\\s+to\\s+prod(?:uction)?\\b',
+      pattern: '\\bdeploy\\s+to\\s+prod(?:uction)?\\b.{0,16}\\b(?:now|today)\\b',
       flags: 'im',
       tier: 'EXPERT',
     };
@@ -59,6 +59,16 @@ describe('classifier.rules validation', () => {
       'polynomial backtracking',
       { pattern: 'prove.*theorem', tier: 'SIMPLE' },
       'polynomial backtracking of degree 2',
+    ],
+    [
+      'a counted repeat over 16',
+      { pattern: 'prove.{0,200}theorem', tier: 'SIMPLE' },
+      'counted repeats read up to 200 characters',
+    ],
+    [
+      'nested counted repeats over 16',
+      { pattern: '(?:a{0,5}b){0,5}', tier: 'SIMPLE' },
+      'up to 25 characters',
     ],
     ['a backreference (not checked)', { pattern: '(a)\\1', tier: 'SIMPLE' }, 'backreferences'],
     [

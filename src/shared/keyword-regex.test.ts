@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { KEYWORD_FLAGS, toKeywordsSource } from './keyword-regex.js';
 import { checkRegexSafety } from './regex-safety.js';
@@ -51,9 +52,42 @@ describe('toKeywordsSource', () => {
     expect(toKeywordsSource(['  ', 'x'])).toBe(toKeywordsSource(['x']));
   });
 
+  it('matches exactly where a plain alternation of the keywords does (shared starts in one trie)', () => {
+    const escape = (word: string): string => word.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
+    const edge = (char: string | undefined): boolean => char !== undefined && /[\p{L}\p{N}_]/u.test(char);
+    /** The keywords as one alternative each: what the trie must equal. */
+    const plain = (keywords: string[]): RegExp => {
+      const sources = keywords
+        .map((keyword) => keyword.split(/\s+/u).filter((word) => word !== ''))
+        .filter((words) => words.length > 0)
+        .map((words) => {
+          const chars = [...words.join(' ')];
+          const before = edge(chars[0]) ? '(?<![\\p{L}\\p{N}_])' : '';
+          const after = edge(chars.at(-1)) ? '(?![\\p{L}\\p{N}_])' : '';
+          return `${before}${words.map(escape).join('\\s+')}${after}`;
+        });
+      return new RegExp(sources.join('|'), KEYWORD_FLAGS);
+    };
+    const letters = fc.constantFrom('a', 'b', 'A', ' ', '.', '+', '\n', '_', '1');
+    const word = fc.string({ unit: letters, minLength: 1, maxLength: 5 });
+    fc.assert(
+      fc.property(
+        fc.array(word, { minLength: 1, maxLength: 6 }),
+        fc.string({ unit: letters, maxLength: 30 }),
+        (keywords, text) => {
+          const usable = keywords.filter((keyword) => keyword.trim() !== '');
+          fc.pre(usable.length > 0);
+          expect(matcher(keywords).test(text)).toBe(plain(keywords).test(text));
+        },
+      ),
+      { numRuns: 300, seed: 19 },
+    );
+  });
+
   it.each([
     [['prove', 'theorem', 'step by step']],
     [['a', 'aa', 'a a', 'a  a a']],
+    [['pro', 'prove', 'proof', 'prove that', 'step by', 'step by step', 'Step']],
     [['C++', '.NET', 'x-y', 'what?']],
     [['증명', '证明', 'доказать', 'ß', 'İstanbul']],
   ])(

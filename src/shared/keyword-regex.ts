@@ -31,14 +31,50 @@ function needsBoundary(char: string | undefined): boolean {
   return char !== undefined && WORD_TEST.test(char) && !UNSPACED_TEST.test(char);
 }
 
-/** One keyword as a source: its words escaped and joined by `\s+`, with the boundaries its edges need. */
-function toKeywordSource(keyword: string): string {
+/** A keyword as units: each character (code point), and SPACE_UNIT between its words. */
+const SPACE_UNIT = '\\s+';
+
+function toUnits(keyword: string): string[] {
   const words = keyword.split(SPACES).filter((word) => word !== '');
-  const body = words.map((word) => word.replace(SYNTAX, '\\$&')).join('\\s+');
-  const chars = [...words.join(' ')];
-  const before = needsBoundary(chars[0]) ? `(?<!${WORD_CHAR})` : '';
-  const after = needsBoundary(chars[chars.length - 1]) ? `(?!${WORD_CHAR})` : '';
-  return `${before}${body}${after}`;
+  return words.flatMap((word, index) => (index === 0 ? [...word] : [SPACE_UNIT, ...word]));
+}
+
+/** Keywords sharing a start share a path: a node per unit, marked where a keyword ends. */
+interface TrieNode {
+  children: Map<string, TrieNode>;
+  /** A keyword ends here; its last character asks for a boundary after it. */
+  end: 'none' | 'plain' | 'boundary';
+}
+
+function toTrie(keywords: readonly string[]): TrieNode {
+  const root: TrieNode = { children: new Map(), end: 'none' };
+  for (const keyword of keywords) {
+    let node = root;
+    const units = toUnits(keyword);
+    for (const unit of units) {
+      let child = node.children.get(unit);
+      if (child === undefined) {
+        child = { children: new Map(), end: 'none' };
+        node.children.set(unit, child);
+      }
+      node = child;
+    }
+    if (units.length > 0)
+      node.end = needsBoundary(units[units.length - 1]) ? 'boundary' : 'plain';
+  }
+  return root;
+}
+
+function toUnitSource(unit: string): string {
+  return unit === SPACE_UNIT ? unit : unit.replace(SYNTAX, '\\$&');
+}
+
+/** What may follow a node: an end (with its boundary) first, then each child's unit and subtree. */
+function toNodeSource(node: TrieNode): string {
+  const branches: string[] = [];
+  if (node.end !== 'none') branches.push(node.end === 'boundary' ? `(?!${WORD_CHAR})` : '');
+  for (const [unit, child] of node.children) branches.push(`${toUnitSource(unit)}${toNodeSource(child)}`);
+  return branches.length === 1 ? (branches[0] ?? '') : `(?:${branches.join('|')})`;
 }
 
 /** True when a keyword has something to match (not only whitespace). */
@@ -46,7 +82,17 @@ export function isUsableKeyword(keyword: string): boolean {
   return keyword.split(SPACES).some((word) => word !== '');
 }
 
-/** The regex source (flags `KEYWORD_FLAGS`) matching any of the keywords. */
+/**
+ * The regex source (flags `KEYWORD_FLAGS`) matching any of the keywords, as a trie: keywords that
+ * share a start share its characters, so each text position reads at most the longest keyword, not
+ * every keyword (100 keywords starting `step by ` read 64 KiB of `step by      ...` in 67 ms as a plain
+ * alternation).
+ */
 export function toKeywordsSource(keywords: readonly string[]): string {
-  return keywords.filter(isUsableKeyword).map(toKeywordSource).join('|');
+  const root = toTrie(keywords);
+  const branches = [...root.children].map(([unit, child]) => {
+    const before = needsBoundary(unit) ? `(?<!${WORD_CHAR})` : '';
+    return `${before}${toUnitSource(unit)}${toNodeSource(child)}`;
+  });
+  return branches.join('|');
 }
