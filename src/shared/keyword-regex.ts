@@ -59,8 +59,7 @@ function toTrie(keywords: readonly string[]): TrieNode {
       }
       node = child;
     }
-    if (units.length > 0)
-      node.end = needsBoundary(units[units.length - 1]) ? 'boundary' : 'plain';
+    if (units.length > 0) node.end = needsBoundary(units[units.length - 1]) ? 'boundary' : 'plain';
   }
   return root;
 }
