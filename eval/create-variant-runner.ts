@@ -1,5 +1,6 @@
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { loadLocalModel, type LocalModel } from '../src/classify/local-model.js';
+import { compileTableRules } from '../src/classify/table-rules.js';
 import { loadRoutingTableFile, type LoadedTable } from '../src/config/load-routing-table.js';
 import { silentLogger } from '../src/shared/logger.js';
 import type { Clock } from '../src/shared/clock.js';
@@ -79,11 +80,13 @@ export function createVariantRunner(options: VariantRunnerOptions): VariantRunne
       clock: options.clock,
       logger: silentLogger,
     });
+    const tableRules = compileTableRules(loaded.table.classifier.rules);
     const progress = options.createProgress(variant);
     const callsLlm = variant.mode === 'cascade' || variant.mode === 'llm';
     const cases = await runEval({
       cases: options.input.cases,
       classifier,
+      tableRules,
       concurrency: callsLlm ? settings.concurrency : 1,
       warmup: callsLlm ? 0 : LOCAL_WARMUP_CASES,
       now: options.now,
@@ -101,6 +104,7 @@ export function createVariantRunner(options: VariantRunnerOptions): VariantRunne
       malformed: options.input.malformed,
       weights: toTierCostWeights(loaded.table),
       worst: settings.worst,
+      tableRules,
     });
   }
 

@@ -5,6 +5,8 @@ import type { Facet } from './eval-case.js';
 import { toFacetBreakdowns, type GroupSummary } from './facet-breakdown.js';
 import { toLatencySummary, toStageLatency, type LatencySummary, type Stage } from './latency-summary.js';
 import type { MalformedLine } from './parse-eval-file.js';
+import { toRulesReport, type RulesReport } from './rules-report.js';
+import type { TableRule } from '../src/classify/table-rules.js';
 import { toRelativeCost, type TierCostWeights } from './routing-cost.js';
 import { toAcceptableAccuracy, toAccuracy, toRoutingRates, toRoutingRatesByTier } from './routing-rates.js';
 import { toRate, type ScoredCase } from './scored-case.js';
@@ -40,7 +42,10 @@ export interface EvalReport extends EvalRun {
   macro_f1: number;
   under_routing_rate: number;
   over_routing_rate: number;
-  /** Share of cases whose classification called the LLM stage. */
+  /**
+   * Share of cases whose classification called the LLM stage, as the service runs: a case an exact
+   * table rule decided calls no classifier (the eval still classifies it, for `rules.without_rules`).
+   */
   llm_call_rate: number;
   cost: {
     /** Predicted routing's compute as a fraction of sending everything to EXPERT. */
@@ -58,6 +63,8 @@ export interface EvalReport extends EvalRun {
   causes: Record<ClassifierCause, number>;
   breakdowns: Partial<Record<Facet, GroupSummary[]>>;
   worst_misroutes: Misroute[];
+  /** What the table's `classifier.rules` did; null when it has none. Headline figures are with them. */
+  rules: RulesReport | null;
 }
 
 export interface EvalReportInput {
@@ -67,6 +74,8 @@ export interface EvalReportInput {
   weights: TierCostWeights;
   /** Misroutes kept in the report. */
   worst: number;
+  /** The table's compiled `classifier.rules`. @default none */
+  tableRules?: readonly TableRule[];
 }
 
 function toPerTier(cases: readonly ScoredCase[], confusion: ConfusionMatrix): Record<Tier, PerTierReport> {
@@ -112,7 +121,10 @@ export function toEvalReport(input: EvalReportInput): EvalReport {
     macro_f1: toMacroF1(perTier),
     under_routing_rate: rates.under,
     over_routing_rate: rates.over,
-    llm_call_rate: toRate(cases.filter((scored) => scored.decision.llmCalled).length, cases.length),
+    llm_call_rate: toRate(
+      cases.filter((scored) => scored.decision.llmCalled && scored.rules?.exact !== true).length,
+      cases.length,
+    ),
     cost: {
       relative_to_expert: toRelativeCost(
         cases.map((scored) => scored.predicted),
@@ -130,6 +142,7 @@ export function toEvalReport(input: EvalReportInput): EvalReport {
     causes: toCauses(cases),
     breakdowns: toFacetBreakdowns(cases),
     worst_misroutes: toWorstMisroutes(cases, input.worst),
+    rules: toRulesReport(cases, input.tableRules ?? []),
   };
 }
 

@@ -4,7 +4,8 @@ export const EVAL_USAGE = `usage: npm run eval -- [labeled.jsonl] [options]     
 
   --mode <mode>              one of ${EVAL_MODES.join(', ')} (default local)
   --compare <m1,m2,...>      run several modes on the same file and print them side by side
-  --table <file.yaml>        routing table (default routing-tables/default.yaml); repeat to compare tables
+  --table <file.yaml>        routing table (default routing-tables/default.yaml), its classifier.rules applied
+                             after the classifier (accuracy with and without them); repeat to compare tables
   --model <file.json>        learned model (default: the table's model_file, else the bundled one); repeat to compare
   --classifier-url <url>     OpenAI-compatible base URL (…/v1) of the classifier LLM, for cascade and llm
   --classifier-model <name>  served model name when the table names no classifier deployment (default Qwen/Qwen3-8B)

@@ -9,6 +9,10 @@ type Row = MetricRow;
 const HEADLINE_ROWS: Row[] = [
   ['cases', (report) => String(report.n)],
   ...QUALITY_ROWS,
+  [
+    'exact without table rules',
+    (report) => (report.rules === null ? '-' : formatPercent(report.rules.without_rules.accuracy)),
+  ],
   ['latency p50 ms', (report) => formatMs(report.latency_ms.p50)],
   ['latency p95 ms', (report) => formatMs(report.latency_ms.p95)],
   ['latency p99 ms', (report) => formatMs(report.latency_ms.p99)],

@@ -108,12 +108,54 @@ export function formatMisroutes(report: EvalReport): string[] {
     `${miss.id} (line ${miss.line})`,
     `${miss.gold} -> ${miss.predicted}`,
     `${miss.direction} ${miss.distance}`,
-    `${miss.cause} ${miss.confidence.toFixed(2)}`,
+    miss.rules.length === 0 ? `${miss.cause} ${miss.confidence.toFixed(2)}` : `rule ${miss.rules.join(',')}`,
     miss.signals.slice(0, 4).join(',') || '-',
     truncateToWidth(miss.excerpt, 60),
   ]);
   const head = ['worst misroutes', 'gold -> predicted', 'miss', 'cause', 'signals', 'prompt'];
   return formatTable([head, ...rows], { left: [0, 1, 2, 3, 4, 5] });
+}
+
+/** What the routing table's rules did: accuracy without and with them, and each rule's count. */
+export function formatRules(report: EvalReport): string[] {
+  const { rules } = report;
+  if (rules === null) return [];
+  const { without_rules: without } = rules;
+  const row = (name: string, figures: typeof without): string[] => [
+    name,
+    formatPercent(figures.accuracy),
+    formatPercent(figures.acceptable_accuracy),
+    formatPercent(figures.under_routing_rate),
+    formatPercent(figures.over_routing_rate),
+  ];
+  const withRules = {
+    accuracy: report.accuracy,
+    acceptable_accuracy: report.acceptable_accuracy,
+    under_routing_rate: report.under_routing_rate,
+    over_routing_rate: report.over_routing_rate,
+  };
+  const effect = (kind: string, tier: string): string => (kind === 'tier' ? tier : `>= ${tier}`);
+  return [
+    '',
+    `table rules: ${rules.count}, matched ${rules.cases_fired} of ${report.n} cases, changed the tier of ${rules.cases_changed} (${rules.cases_exact} set exactly, no classifier call in the service)`,
+    ...formatTable([
+      ['', 'exact', 'acceptable', 'under', 'over'],
+      row('without rules', without),
+      row('with rules', withRules),
+    ]),
+    ...formatTable(
+      [
+        ['rule', 'tier', 'matched', 'changed'],
+        ...rules.rules.map((rule) => [
+          rule.name,
+          effect(rule.kind, rule.tier),
+          String(rule.fired),
+          String(rule.changed),
+        ]),
+      ],
+      { left: [0, 1] },
+    ),
+  ];
 }
 
 /** The terminal report of one run. */
@@ -126,6 +168,7 @@ export function formatReport(report: EvalReport): string {
     ...formatTiers(report),
     '',
     ...formatLatency(report),
+    ...formatRules(report),
     ...formatBreakdowns(report),
     '',
     ...formatMisroutes(report),

@@ -8,6 +8,7 @@ import {
   toLatencyTable,
   toMalformedList,
   toMisrouteTable,
+  toRulesSection,
   toSummaryCards,
 } from './html-sections.js';
 import { REPORT_CSS } from './html-style.js';
@@ -25,6 +26,7 @@ ${toSummaryCards(report)}
 <div class="panel"><h3>Routing by gold tier</h3>${toRoutingStacks(report.per_tier)}<div class="legend"><span class="legend-item"><span class="swatch stack-under"></span>under-routed</span><span class="legend-item"><span class="swatch stack-correct"></span>correct</span><span class="legend-item"><span class="swatch stack-over"></span>over-routed</span></div></div>
 <div class="panel"><h3>Latency</h3>${toLatencyTable(report)}</div>
 </div>
+${toRulesSection(report)}
 <h3 style="margin-top:20px">Breakdowns</h3>
 <div class="breakdowns">${toBreakdownTables(report) || '<p class="note">The file has no source, lang or kind fields.</p>'}</div>
 <h3 style="margin-top:20px">Worst misroutes (largest tier distance, under-routes first)</h3>

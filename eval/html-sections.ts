@@ -76,12 +76,58 @@ export function toMisrouteTable(report: EvalReport): string {
     `${escapeHtml(miss.id)}<br><span class="muted">line ${miss.line}</span>`,
     `<span class="tier">${miss.gold}</span> → <span class="tier">${miss.predicted}</span>`,
     `<span class="badge badge-${miss.direction}">${miss.direction} ${miss.distance}</span>`,
-    `${miss.cause}<br><span class="muted">p=${miss.confidence.toFixed(2)}</span>`,
+    miss.rules.length === 0
+      ? `${miss.cause}<br><span class="muted">p=${miss.confidence.toFixed(2)}</span>`
+      : `rule ${escapeHtml(miss.rules.join(', '))}`,
     miss.signals.map((signal) => `<code>${escapeHtml(signal)}</code>`).join(' ') ||
       '<span class="muted">none</span>',
     `<span class="excerpt">${escapeHtml(miss.excerpt)}</span>`,
   ]);
   return toHtmlTable(['case', 'gold → predicted', 'miss', 'cause', 'signals', 'prompt'], rows, 'misroutes');
+}
+
+/** The routing table's rules: accuracy without and with them, and each rule's matches; '' without rules. */
+export function toRulesSection(report: EvalReport): string {
+  const { rules } = report;
+  if (rules === null) return '';
+  const { without_rules: without } = rules;
+  const quality = toHtmlTable(
+    ['', 'exact', 'acceptable', 'under', 'over'],
+    [
+      [
+        'without rules',
+        ...[
+          without.accuracy,
+          without.acceptable_accuracy,
+          without.under_routing_rate,
+          without.over_routing_rate,
+        ].map(formatPercent),
+      ],
+      [
+        'with rules',
+        ...[
+          report.accuracy,
+          report.acceptable_accuracy,
+          report.under_routing_rate,
+          report.over_routing_rate,
+        ].map(formatPercent),
+      ],
+    ],
+    'numeric',
+  );
+  const perRule = toHtmlTable(
+    ['rule', 'tier', 'matched', 'changed'],
+    rules.rules.map((rule) => [
+      escapeHtml(rule.name),
+      rule.kind === 'tier' ? rule.tier : `&ge; ${rule.tier}`,
+      rule.fired,
+      rule.changed,
+    ]),
+    'numeric',
+  );
+  return `<h3 style="margin-top:20px">Table rules</h3>
+<p class="note">${rules.count} rules matched ${rules.cases_fired} of ${report.n} cases and changed the tier of ${rules.cases_changed} (${rules.cases_exact} set exactly: no classifier call in the service).</p>
+<div class="breakdowns"><div class="breakdown">${quality}</div><div class="breakdown">${perRule}</div></div>`;
 }
 
 export function toMalformedList(report: EvalReport): string {

@@ -1,4 +1,6 @@
 import type { Classifier } from '../src/classify/decision.js';
+import type { TableRule } from '../src/classify/table-rules.js';
+import { applyCaseRules } from './apply-case-rules.js';
 import type { EvalCase } from './eval-case.js';
 import { mapWithConcurrency } from './map-with-concurrency.js';
 import type { ScoredCase } from './scored-case.js';
@@ -6,6 +8,8 @@ import type { ScoredCase } from './scored-case.js';
 export interface RunEvalOptions {
   cases: readonly EvalCase[];
   classifier: Classifier;
+  /** The routing table's `classifier.rules`, compiled; applied after the classifier. @default none */
+  tableRules?: readonly TableRule[];
   /**
    * Classify calls in flight at once. Use 1 for the local modes: their work is synchronous, and with
    * more in flight each call's measured time would include the others' work.
@@ -18,21 +22,31 @@ export interface RunEvalOptions {
   onProgress?: (done: number) => void;
 }
 
-/** Classifies every case through the classifier under test, keeping file order. */
+/** Classifies every case through the classifier under test, then the table's rules, keeping file order. */
 export async function runEval(options: RunEvalOptions): Promise<ScoredCase[]> {
   const { classifier, now } = options;
+  const tableRules = options.tableRules ?? [];
   for (const evalCase of options.cases.slice(0, options.warmup ?? 0))
     await classifier.classify(evalCase.request);
   const score = async (evalCase: EvalCase): Promise<ScoredCase> => {
     const started = now();
     try {
       const decision = await classifier.classify(evalCase.request);
+      const ruled =
+        tableRules.length === 0
+          ? undefined
+          : await applyCaseRules({
+              rules: tableRules,
+              messages: evalCase.request.messages,
+              classified: decision.tier,
+            });
       return {
         case: evalCase,
         gold: evalCase.label,
-        predicted: decision.tier,
+        predicted: ruled?.tier ?? decision.tier,
         acceptable: evalCase.acceptable,
         decision,
+        ...(ruled === undefined ? {} : { rules: ruled.rules }),
         totalMs: now() - started,
       };
     } catch (error) {

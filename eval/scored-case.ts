@@ -13,10 +13,25 @@ export interface AcceptablePair extends TierPair {
   acceptable: readonly Tier[];
 }
 
+/** What the routing table's `classifier.rules` did to one case (issue 19). */
+export interface CaseRules {
+  /** The classifier's tier, before the rules. */
+  classified: Tier;
+  /** Names of the rules that matched, in table order. */
+  fired: readonly string[];
+  /** Names of the rules that changed the tier: the exact rule that set it, the min_tier that raised it. */
+  changed: readonly string[];
+  /** True when an exact rule decided: the service does not call the classifier then. */
+  exact: boolean;
+}
+
 /** One case after classification: what the report is computed from. */
 export interface ScoredCase extends AcceptablePair {
   case: EvalCase;
+  /** The classifier's decision; `predicted` is its tier after the table's rules. */
   decision: ClassificationDecision;
+  /** Undefined when the table has no rules. */
+  rules?: CaseRules;
   /** Wall time of the whole classify call, in milliseconds. */
   totalMs: number;
 }

@@ -20,6 +20,8 @@ export interface Misroute {
   /** Probability of the predicted tier, 0..1. */
   confidence: number;
   signals: readonly string[];
+  /** Routing-table rules that changed the classifier's tier (none when the table has no rules). */
+  rules: readonly string[];
   /** Start of the last user message, whitespace folded. */
   excerpt: string;
 }
@@ -44,6 +46,7 @@ function toMisroute(scored: ScoredCase): Misroute {
     cause: scored.decision.cause,
     confidence: scored.decision.confidence,
     signals: scored.decision.signals,
+    rules: scored.rules?.changed ?? [],
     excerpt: toExcerpt(scored.case),
   };
 }

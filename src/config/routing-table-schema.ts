@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { TIERS } from '../shared/tier.js';
+import { classifierRulesSchema } from './classifier-rule-schema.js';
 import {
   apiKeySchema,
   deploymentSchema,
@@ -37,6 +38,11 @@ export const classifierSchema = z
       .default({ max_entries: 10_000, ttl_ms: 600_000 }),
     /** Path of the learned model file, relative to the table file; default: the bundled model. */
     model_file: z.string().optional(),
+    /**
+     * Operator rules (issue 19): a pattern or keywords over part of the conversation, and the exact
+     * or minimum tier a match implies for `auto` requests. At most 200. @default []
+     */
+    rules: classifierRulesSchema.default([]),
   })
   .strict();
 

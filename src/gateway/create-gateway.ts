@@ -1,5 +1,6 @@
 import type { Balancer } from '../balance/balancer.js';
 import type { Classifier } from '../classify/decision.js';
+import { compileTableRules, type TableRule } from '../classify/table-rules.js';
 import type { LoadedTable } from '../config/load-routing-table.js';
 import type { ContinuationPrefix } from '../balance/balancer.js';
 import type { ApiKeyConfig, DeploymentConfig } from '../config/table-part-schemas.js';
@@ -117,6 +118,16 @@ export function createGateway(options: GatewayOptions): Gateway {
     }
     return index;
   };
+  const compiledRules = new WeakMap<LoadedTable, readonly TableRule[]>();
+  /** The table's `classifier.rules`, compiled on the first request after a load. */
+  const tableRules = (loaded: LoadedTable): readonly TableRule[] => {
+    let rules = compiledRules.get(loaded);
+    if (rules === undefined) {
+      rules = compileTableRules(loaded.table.classifier.rules);
+      compiledRules.set(loaded, rules);
+    }
+    return rules;
+  };
 
   async function decide(
     request: ChatRequest,
@@ -129,6 +140,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     return decideRoute({
       table,
       classifier: options.classifier(),
+      tableRules: tableRules(access.loaded),
       tokenCounter: options.tokenCounter,
       checker,
       store,

@@ -1,4 +1,5 @@
 import type { ClassificationDecision, Classifier } from '../classify/decision.js';
+import type { TableRule } from '../classify/table-rules.js';
 import type { DeploymentConfig, TierConfig } from '../config/table-part-schemas.js';
 import type { RoutingTable } from '../config/routing-table-schema.js';
 import type { RoutePlan } from '../balance/route-plan.js';
@@ -19,6 +20,7 @@ import { RouterError } from '../shared/errors.js';
 import { isTier, maxTier, TIERS, toTierFromRank, toTierRank, type Tier } from '../shared/tier.js';
 import type { StateStore } from '../state/state-store.js';
 import type { CancelSignal } from '../shared/cancel-signal.js';
+import { classifyWithRules } from './classify-with-rules.js';
 
 /** Everything decided before the first upstream call; /v1/route returns it as is. */
 export interface RouteDecision {
@@ -54,6 +56,8 @@ export interface RouteHints {
 export interface DecideInput {
   table: RoutingTable;
   classifier: Classifier;
+  /** The table's `classifier.rules`, compiled once per table load; applied to `auto` requests only. */
+  tableRules?: readonly TableRule[] | undefined;
   tokenCounter: TokenCounter;
   checker: AvailabilityChecker;
   store: StateStore;
@@ -318,10 +322,18 @@ export async function decideRoute(input: DecideInput): Promise<RouteDecision> {
     if (decision !== undefined) return decision;
   }
   const classifyRequest = { messages: request.messages, ...(request.tools ? { tools: request.tools } : {}) };
-  const classification =
-    target.kind === 'auto' ? await input.classifier.classify(classifyRequest, input.signal) : undefined;
-  const asked = target.tier ?? classification?.tier ?? 'EXPERT';
-  const rules = [...target.rules];
+  const auto =
+    target.kind === 'auto'
+      ? await classifyWithRules({
+          classifier: input.classifier,
+          tableRules: input.tableRules ?? [],
+          request: classifyRequest,
+          signal: input.signal,
+        })
+      : undefined;
+  const classification = auto?.classification;
+  const asked = target.tier ?? auto?.tier ?? 'EXPERT';
+  const rules = [...target.rules, ...(auto?.rules ?? [])];
   const tier = capToKey(input, await applyFloors(input, asked, rules), rules);
   const needsVision =
     request.messages.some((message) => countImageParts(message.content) > 0) ||
@@ -345,8 +357,8 @@ export async function decideRoute(input: DecideInput): Promise<RouteDecision> {
     );
   }
   return {
-    complexity: classification?.tier ?? target.tier,
-    cause: classification?.cause ?? 'override',
+    complexity: classification?.tier ?? auto?.ruleTier ?? target.tier,
+    cause: classification?.cause ?? (auto?.ruleTier === undefined ? 'override' : 'rule'),
     confidence: classification?.confidence,
     classification,
     promptTokens,

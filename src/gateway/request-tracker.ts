@@ -9,6 +9,7 @@ import type { Clock } from '../shared/clock.js';
 import { toRouterError } from '../shared/errors.js';
 import type { Usage } from '../upstream/chat-chunk.js';
 import type { RouteDecision } from './decide-route.js';
+import { toRuleLabel } from './route-headers.js';
 
 /** What the end of a response knows about tokens. */
 export interface EndOfResponse {
@@ -89,7 +90,7 @@ export function createRequestTracker(options: {
         signals: classification?.signals ?? [],
         llmCalled: classification?.llmCalled ?? false,
         classifierMs: classification?.stageLatencyMs ?? {},
-        rules: decision?.rules.map((rule) => `${rule.rule}:${rule.from}->${rule.to}`) ?? [],
+        rules: decision?.rules.map(toRuleLabel) ?? [],
         deployment: result?.deployment.id,
         status: end.status,
         errorCode: error?.code,

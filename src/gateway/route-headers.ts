@@ -1,4 +1,5 @@
 import type { ExecuteResult } from '../balance/balancer.js';
+import type { RuleRecord } from '../policy/plan-route.js';
 import type { RouteDecision } from './decide-route.js';
 
 export interface RouteHeadersInput {
@@ -9,9 +10,18 @@ export interface RouteHeadersInput {
   requestId: string;
 }
 
-/** A short form of the rules for x-autotier-reason, e.g. `context_length:SIMPLE->MODERATE`. */
+/**
+ * A rule's short form, e.g. `context_length:SIMPLE->MODERATE`; a routing-table rule carries its name:
+ * `rule[proofs]:MODERATE->COMPLEX`.
+ */
+export function toRuleLabel(rule: RuleRecord): string {
+  const kind = rule.name === undefined ? rule.rule : `${rule.rule}[${rule.name}]`;
+  return `${kind}:${rule.from}->${rule.to}`;
+}
+
+/** A short form of the decision for x-autotier-reason: the cause and tier, then every rule. */
 export function toReasonHeader(decision: RouteDecision): string {
-  const rules = decision.rules.map((rule) => `${rule.rule}:${rule.from}->${rule.to}`);
+  const rules = decision.rules.map(toRuleLabel);
   return [`${decision.cause}:${decision.complexity ?? decision.plan.tier}`, ...rules].join(', ');
 }
 

@@ -7,6 +7,8 @@ import { TIERS, toTierRank, type Tier } from '../shared/tier.js';
 /** One rule that changed (or pinned) the tier, as shown by /v1/route and x-autotier-reason. */
 export interface RuleRecord {
   rule: string;
+  /** The routing-table rule's name (`classifier.rules`), for rule `rule`. */
+  name?: string;
   from: string;
   to: string;
   reason: string;

@@ -67,7 +67,7 @@
 
 /** @typedef {{ activity: Activity, state: State, now?: number | string }} Summary */
 
-/** @typedef {{ rule: string, from: string, to: string, reason: string }} RuleRecord */
+/** @typedef {{ rule: string, name?: string, from: string, to: string, reason: string }} RuleRecord */
 
 /**
  * @typedef {object} Explanation
@@ -611,7 +611,9 @@ function rulesList(rules) {
     { class: 'rules', 'data-testid': 'explain-rules' },
     rules.map((rule) =>
       h('li', { 'data-testid': 'explain-rule', 'data-rule': rule.rule }, [
-        h('span', { class: 'rule-name' }, [rule.rule]),
+        h('span', { class: 'rule-name' }, [
+          rule.name === undefined ? rule.rule : `${rule.rule} ${rule.name}`,
+        ]),
         h('span', { class: 'rule-move' }, [`${rule.from || '–'} → ${rule.to || '–'}`]),
         h('span', { class: 'rule-reason' }, [rule.reason]),
       ]),
