@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { ClassifierMode } from '../src/classify/decision.js';
+import { DEFAULT_CURVE_THRESHOLDS } from './cascade-curve.js';
 
 export const EVAL_MODES: readonly ClassifierMode[] = ['heuristic', 'learned', 'local', 'cascade', 'llm'];
 
@@ -34,6 +35,8 @@ export interface EvalOptions {
   worst: number;
   quiet: boolean;
   strict: boolean;
+  /** `--curve`: thresholds of the cascade curve (issue 19); empty = no curve, a normal report. */
+  curve: number[];
   help: boolean;
 }
 
@@ -83,8 +86,20 @@ const OPTIONS = {
   worst: { type: 'string' },
   quiet: { type: 'boolean', default: false },
   strict: { type: 'boolean', default: false },
+  curve: { type: 'boolean', default: false },
+  thresholds: { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
+
+/** `--thresholds 0.3,0.5,0.7` for `--curve`; default 0.30, 0.35 ... 1.00. */
+function toThresholds(value: string | undefined): number[] {
+  if (value === undefined) return [...DEFAULT_CURVE_THRESHOLDS];
+  return value.split(',').map((part) => {
+    const threshold = toFraction('thresholds', part);
+    if (threshold === undefined) throw new EvalUsageError('--thresholds takes fractions from 0 to 1');
+    return threshold;
+  });
+}
 
 function toModes(mode: string | undefined, compare: string | undefined): ClassifierMode[] {
   if (mode !== undefined && compare !== undefined)
@@ -130,6 +145,7 @@ export function parseEvalOptions(argv: readonly string[], defaults: EvalDefaults
     worst: toCount('worst', values.worst, 0) ?? DEFAULT_WORST,
     quiet: values.quiet,
     strict: values.strict,
+    curve: values.curve ? toThresholds(values.thresholds) : [],
     help: values.help,
   };
 }

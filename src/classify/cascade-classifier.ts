@@ -1,10 +1,11 @@
 import type { Clock } from '../shared/clock.js';
-import { maxTier, toNextTier, toTierRank, type Tier } from '../shared/tier.js';
+import { toNextTier } from '../shared/tier.js';
 import type { Logger } from '../shared/logger.js';
 import type { CircuitBreaker } from './circuit-breaker.js';
 import type { ClassificationCache } from './classification-cache.js';
 import { toCacheKey } from './classification-cache.js';
 import { toClassifyInput } from './classify-input.js';
+import { toCascadeTier, type CascadeCombination } from './cascade-decision.js';
 import type { ClassificationDecision, Classifier, ClassifyRequest } from './decision.js';
 import type { LlmStage, LlmOutcome } from './llm-stage.js';
 import {
@@ -27,21 +28,24 @@ export interface CascadeOptions {
   threshold: number;
   /** Hard deadline of the LLM call, ms. */
   deadlineMs: number;
-  disagreement: 'round_up' | 'llm' | 'local';
+  /** How the local decision and the LLM's verdict combine (see `toCascadeTier`). */
+  combination: CascadeCombination;
+  /** Told of every request the LLM stage decided, for `classifier.learn`; must not block. */
+  onLlmDecision?: (event: LlmDecisionEvent) => void;
   clock: Clock;
   /** High-resolution ms for stage latencies. */
   now: () => number;
   logger: Logger;
 }
 
-const NOT_CALLED = { milliseconds: 0, tokens: 0 };
-
-/** When the two stages disagree by one tier, the policy decides; by two or more, the LLM does. */
-export function combineVerdicts(local: Tier, llm: Tier, policy: CascadeOptions['disagreement']): Tier {
-  if (Math.abs(toTierRank(local) - toTierRank(llm)) !== 1) return llm;
-  if (policy === 'round_up') return maxTier(local, llm);
-  return policy === 'llm' ? llm : local;
+/** A request the LLM stage decided: what `classifier.learn` records (never the text itself). */
+export interface LlmDecisionEvent {
+  input: ReturnType<typeof toClassifyInput>;
+  local: LocalClassification;
+  verdict: LlmVerdict;
 }
+
+const NOT_CALLED = { milliseconds: 0, tokens: 0 };
 
 async function askWithDeadline(
   stage: LlmStage,
@@ -77,7 +81,7 @@ export function createCascadeClassifier(options: CascadeOptions): Classifier {
     const tier =
       options.mode === 'llm'
         ? verdict.complexity
-        : combineVerdicts(local.tier, verdict.complexity, options.disagreement);
+        : toCascadeTier(local, verdict.complexity, options.combination);
     return {
       ...toClassificationDecision(local),
       tier,
@@ -138,6 +142,7 @@ export function createCascadeClassifier(options: CascadeOptions): Classifier {
       }
       const llm = { milliseconds: llmMs, tokens: outcome.tokens };
       decision = outcome.ok ? fromLlm(local, outcome.verdict, llm) : fallback(local, outcome.problem, llm);
+      if (outcome.ok) options.onLlmDecision?.({ input, local, verdict: outcome.verdict });
     }
     if (decision.cause !== 'fallback') options.cache.set(key, decision);
     return decision;

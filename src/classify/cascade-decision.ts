@@ -1,0 +1,34 @@
+import { maxTier, toTierRank, type Tier } from '../shared/tier.js';
+import type { TierProbabilities } from './decision.js';
+import { decideWithVerdict, type VerdictCalibration } from './combine-with-verdict.js';
+
+/**
+ * How the cascade combines the local decision with the LLM's verdict. `round_up`, `llm` and `local`
+ * settle a one-tier disagreement by that rule (the LLM decides bigger ones); `calibrated` takes the
+ * tier of least expected cost under p(t | v) ∝ p_local(t)^a · C[v|t] (issue 19, part 5).
+ */
+export type Disagreement = 'round_up' | 'llm' | 'local' | 'calibrated';
+
+export interface CascadeCombination {
+  disagreement: Disagreement;
+  /** Read by `calibrated` only. */
+  calibration: VerdictCalibration;
+}
+
+/** When the two stages disagree by one tier, the policy decides; by two or more, the LLM does. */
+export function combineVerdicts(local: Tier, llm: Tier, policy: Exclude<Disagreement, 'calibrated'>): Tier {
+  if (Math.abs(toTierRank(local) - toTierRank(llm)) !== 1) return llm;
+  if (policy === 'round_up') return maxTier(local, llm);
+  return policy === 'llm' ? llm : local;
+}
+
+/** The tier the cascade routes to once the LLM answered `verdict` about a request the local stage scored. */
+export function toCascadeTier(
+  local: { tier: Tier; probabilities: TierProbabilities },
+  verdict: Tier,
+  combination: CascadeCombination,
+): Tier {
+  if (combination.disagreement !== 'calibrated')
+    return combineVerdicts(local.tier, verdict, combination.disagreement);
+  return decideWithVerdict(local.probabilities, verdict, combination.calibration).tier;
+}
