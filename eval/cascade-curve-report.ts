@@ -1,4 +1,5 @@
 import { toCascadeCombination, createTableLlmStage } from '../src/classify/create-table-classifier.js';
+import { DEFAULT_CURVE_THRESHOLDS, DEFAULT_CURVE_VALUES } from './cascade-curve.js';
 import { createLocalClassifier } from '../src/classify/local-classifier.js';
 import { loadLocalModel } from '../src/classify/local-model.js';
 import { loadRoutingTableFile } from '../src/config/load-routing-table.js';
@@ -16,6 +17,7 @@ export interface CurveReport {
   table: string;
   model: string;
   disagreement: string;
+  gate: string;
   points: CurvePoint[];
   llmFailures: number;
 }
@@ -51,22 +53,30 @@ export async function toCurveReport(
   if (llm === undefined) throw new Error('--curve needs a classifier server: pass --classifier-url');
   const model = toModelPath(variant, loaded, options.defaultModelPath);
   const config = loaded.table.classifier;
+  const gate = settings.gate ?? config.gate;
+  const thresholds =
+    settings.curveThresholds ?? (gate === 'value' ? DEFAULT_CURVE_VALUES : DEFAULT_CURVE_THRESHOLDS);
   const result = await runCascadeCurve({
     cases: options.input.cases,
     local: createLocalClassifier({ mode: 'local', model: loadLocalModel(model) }),
     llm,
-    combination: toCascadeCombination(config),
-    thresholds: settings.curve,
+    rules: { gate, combination: toCascadeCombination(config), threshold: config.threshold },
+    thresholds,
     deadlineMs: config.deadline_ms,
     concurrency: settings.concurrency,
   });
-  const title = `cascade curve · ${variant.label} · disagreement ${config.disagreement} · ${options.input.cases.length} prompts, ${result.llmFailures} LLM calls failed (threshold = local confidence below which the LLM is asked)`;
+  const cutoff =
+    gate === 'value'
+      ? 'min_value: least expected saving that asks'
+      : 'threshold: local confidence below which it asks';
+  const title = `cascade curve · ${variant.label} · gate ${gate} (${cutoff}) · disagreement ${config.disagreement} · ${options.input.cases.length} prompts, ${result.llmFailures} LLM calls failed`;
   return {
     report: {
       label: variant.label,
       table: variant.table,
       model,
       disagreement: config.disagreement,
+      gate,
       ...result,
     },
     text: formatCascadeCurve(title, result.points),

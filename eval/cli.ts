@@ -96,7 +96,7 @@ async function main(argv: readonly string[]): Promise<number> {
     console.log(EVAL_USAGE);
     return 0;
   }
-  if (options.curve.length > 0) return runCurves(options);
+  if (options.curve) return runCurves(options);
   const reports = await runAll(options);
   console.log(
     reports.length === 1 && reports[0] !== undefined ? formatReport(reports[0]) : formatComparison(reports),

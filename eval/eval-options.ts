@@ -1,6 +1,5 @@
 import { parseArgs } from 'node:util';
 import type { ClassifierMode } from '../src/classify/decision.js';
-import { DEFAULT_CURVE_THRESHOLDS } from './cascade-curve.js';
 
 export const EVAL_MODES: readonly ClassifierMode[] = ['heuristic', 'learned', 'local', 'cascade', 'llm'];
 
@@ -35,8 +34,12 @@ export interface EvalOptions {
   worst: number;
   quiet: boolean;
   strict: boolean;
-  /** `--curve`: thresholds of the cascade curve (issue 19); empty = no curve, a normal report. */
-  curve: number[];
+  /** `--curve`: the cascade's curve (issue 19) instead of a normal report. */
+  curve: boolean;
+  /** `--thresholds`: the curve's cutoffs; undefined = the gate's default grid. */
+  curveThresholds: number[] | undefined;
+  /** `--gate`: replaces the table's `classifier.gate` for the curve. */
+  gate: 'confidence' | 'value' | undefined;
   help: boolean;
 }
 
@@ -88,12 +91,17 @@ const OPTIONS = {
   strict: { type: 'boolean', default: false },
   curve: { type: 'boolean', default: false },
   thresholds: { type: 'string' },
+  gate: { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
 
-/** `--thresholds 0.3,0.5,0.7` for `--curve`; default 0.30, 0.35 ... 1.00. */
-function toThresholds(value: string | undefined): number[] {
-  if (value === undefined) return [...DEFAULT_CURVE_THRESHOLDS];
+function toGate(value: string | undefined): EvalOptions['gate'] {
+  if (value === undefined || value === 'confidence' || value === 'value') return value;
+  throw new EvalUsageError(`--gate takes confidence or value, not "${value}"`);
+}
+
+/** `--thresholds 0.3,0.5,0.7` for `--curve`. */
+function toThresholds(value: string): number[] {
   return value.split(',').map((part) => {
     const threshold = toFraction('thresholds', part);
     if (threshold === undefined) throw new EvalUsageError('--thresholds takes fractions from 0 to 1');
@@ -145,7 +153,9 @@ export function parseEvalOptions(argv: readonly string[], defaults: EvalDefaults
     worst: toCount('worst', values.worst, 0) ?? DEFAULT_WORST,
     quiet: values.quiet,
     strict: values.strict,
-    curve: values.curve ? toThresholds(values.thresholds) : [],
+    curve: values.curve,
+    curveThresholds: values.thresholds === undefined ? undefined : toThresholds(values.thresholds),
+    gate: toGate(values.gate),
     help: values.help,
   };
 }

@@ -1,8 +1,7 @@
-import type { CascadeCombination } from '../src/classify/cascade-decision.js';
 import { toClassifyInput } from '../src/classify/classify-input.js';
 import type { LlmStage } from '../src/classify/llm-stage.js';
 import type { LocalClassifier } from '../src/classify/local-classifier.js';
-import { toCascadeCurve, type CurveItem, type CurvePoint } from './cascade-curve.js';
+import { toCascadeCurve, type CurveItem, type CurvePoint, type CurveRules } from './cascade-curve.js';
 import type { EvalCase } from './eval-case.js';
 import { mapWithConcurrency } from './map-with-concurrency.js';
 
@@ -10,7 +9,8 @@ export interface CascadeCurveOptions {
   cases: readonly EvalCase[];
   local: LocalClassifier;
   llm: LlmStage;
-  combination: CascadeCombination;
+  rules: CurveRules;
+  /** Cutoffs of the gate to score. */
   thresholds: readonly number[];
   /** Deadline of each LLM call, ms (a late answer counts as a failed call, as in the service). */
   deadlineMs: number;
@@ -44,7 +44,7 @@ export async function runCascadeCurve(options: CascadeCurveOptions): Promise<Cas
     },
   );
   return {
-    points: toCascadeCurve(items, options.thresholds, options.combination),
+    points: toCascadeCurve(items, options.thresholds, options.rules),
     llmFailures: items.filter((item) => item.verdict === undefined).length,
   };
 }

@@ -19,6 +19,7 @@ import {
   toCascadeCurve,
   type CurveItem,
   type CurvePoint,
+  type CurveRules,
 } from '../eval/cascade-curve.js';
 
 const { values, positionals } = parseArgs({
@@ -44,6 +45,7 @@ const predictions = readFileSync(positionals[0] ?? 'artifacts/source-held-out-de
 const accuracy = Number(values.accuracy);
 const seeds = Array.from({ length: Number(values.seeds) }, (_, index) => index + 1);
 const thresholds = Array.from({ length: 29 }, (_, step) => Number((0.3 + step * 0.025).toFixed(3)));
+const values_ = Array.from({ length: 61 }, (_, step) => Number((step * 0.02).toFixed(2)));
 const itemsFor = (seed: number): CurveItem[] =>
   predictions.map((prediction) => ({
     gold: prediction.label,
@@ -53,9 +55,11 @@ const itemsFor = (seed: number): CurveItem[] =>
 const itemSets = seeds.map(itemsFor);
 
 /** The curve averaged over the verdict seeds. */
-function meanCurve(combination: CascadeCombination): CurvePoint[] {
-  const curves = itemSets.map((items) => toCascadeCurve(items, thresholds, combination));
-  return thresholds.map((threshold, index) => {
+function meanCurve(combination: CascadeCombination, gate: CurveRules['gate'] = 'confidence'): CurvePoint[] {
+  const cutoffs = gate === 'value' ? values_ : thresholds;
+  const rules: CurveRules = { gate, combination, threshold: 0.6 };
+  const curves = itemSets.map((items) => toCascadeCurve(items, cutoffs, rules));
+  return cutoffs.map((threshold, index) => {
     const mean = (pick: (point: CurvePoint) => number): number =>
       curves.reduce((sum, curve) => sum + pick(curve[index] ?? EMPTY), 0) / curves.length;
     return {
@@ -73,7 +77,12 @@ const combination = (disagreement: Disagreement, localWeight = 1, underPenalty =
   disagreement,
   calibration: { confusion: toNeighbourConfusion(accuracy), localWeight, underPenalty },
 });
-const noLlm = toCascadeCurve(itemSets[0] ?? [], [0], combination('llm'))[0] ?? EMPTY;
+const noLlm =
+  toCascadeCurve(itemSets[0] ?? [], [0], {
+    gate: 'confidence',
+    combination: combination('llm'),
+    threshold: 0.6,
+  })[0] ?? EMPTY;
 console.log(
   `${predictions.length} dev prompts, local stage on unseen sources: exact ${(100 * noLlm.exact).toFixed(1)}%, under ${(100 * noLlm.under).toFixed(1)}%, over ${(100 * noLlm.over).toFixed(1)}%; simulated LLM accuracy ${accuracy}, ${seeds.length} seeds`,
 );
@@ -82,21 +91,38 @@ for (const rule of ['round_up', 'llm', 'local'] as const)
 
 const maxUnder = Number(values['max-under']);
 const maxShare = Number(values['max-share']);
-const candidates: { localWeight: number; underPenalty: number; point: CurvePoint }[] = [];
-for (const localWeight of [0.25, 0.5, 0.75, 1, 1.25, 1.5, 2])
-  for (const underPenalty of [0, 0.25, 0.5, 0.75, 1, 1.25, 1.5, 2, 2.5, 3, 4]) {
-    for (const point of meanCurve(combination('calibrated', localWeight, underPenalty)))
-      if (point.under <= maxUnder && point.llmShare <= maxShare)
-        candidates.push({ localWeight, underPenalty, point });
-  }
-candidates.sort((a, b) => b.point.exact - a.point.exact);
-console.log(`\ncalibrated, best within under <= ${maxUnder} and LLM share <= ${maxShare}:`);
-for (const { localWeight, underPenalty, point } of candidates.slice(0, 12))
-  console.log(
-    `  a ${localWeight} u ${underPenalty} threshold ${point.threshold}: exact ${(100 * point.exact).toFixed(1)}% under ${(100 * point.under).toFixed(1)}% over ${(100 * point.over).toFixed(1)}% share ${(100 * point.llmShare).toFixed(1)}%`,
-  );
-const best = candidates[0];
+interface Candidate {
+  gate: CurveRules['gate'];
+  localWeight: number;
+  underPenalty: number;
+  point: CurvePoint;
+}
+const candidates: Candidate[] = [];
+for (const gate of ['confidence', 'value'] as const)
+  for (const localWeight of [0.5, 0.75, 1])
+    for (const underPenalty of [0.5, 0.75, 1, 1.25, 1.5, 2]) {
+      for (const point of meanCurve(combination('calibrated', localWeight, underPenalty), gate))
+        if (point.llmShare <= maxShare) candidates.push({ gate, localWeight, underPenalty, point });
+    }
+const show = ({ gate, localWeight, underPenalty, point }: Candidate): string =>
+  `  gate ${gate} a ${localWeight} u ${underPenalty} cutoff ${point.threshold}: exact ${(100 * point.exact).toFixed(1)}% under ${(100 * point.under).toFixed(1)}% over ${(100 * point.over).toFixed(1)}% share ${(100 * point.llmShare).toFixed(1)}%`;
+const byExact = (a: Candidate, b: Candidate): number => b.point.exact - a.point.exact;
+for (const gate of ['confidence', 'value'] as const) {
+  const ofGate = candidates.filter((candidate) => candidate.gate === gate);
+  console.log(`\ncalibrated, gate ${gate}, LLM share <= ${maxShare}, under <= ${maxUnder}, best exact:`);
+  for (const candidate of ofGate
+    .filter((c) => c.point.under <= maxUnder)
+    .sort(byExact)
+    .slice(0, 6))
+    console.log(show(candidate));
+  console.log(`calibrated, gate ${gate}, LLM share <= ${maxShare}, any under, best exact:`);
+  for (const candidate of ofGate.sort(byExact).slice(0, 4)) console.log(show(candidate));
+}
+const best = candidates.filter((c) => c.point.under <= maxUnder).sort(byExact)[0];
 if (best !== undefined)
   console.log(
-    `\n${formatCascadeCurve(`disagreement: calibrated (a ${best.localWeight}, u ${best.underPenalty})`, meanCurve(combination('calibrated', best.localWeight, best.underPenalty)))}`,
+    `\n${formatCascadeCurve(
+      `disagreement: calibrated, gate ${best.gate} (a ${best.localWeight}, u ${best.underPenalty})`,
+      meanCurve(combination('calibrated', best.localWeight, best.underPenalty), best.gate),
+    )}`,
   );

@@ -15,7 +15,11 @@ import { createCascadeClassifier } from '../src/classify/cascade-classifier.js';
 import { createCircuitBreaker } from '../src/classify/circuit-breaker.js';
 import { createClassificationCache } from '../src/classify/classification-cache.js';
 import { toClassifyInput } from '../src/classify/classify-input.js';
-import { renderPrompt, toCascadeCombination } from '../src/classify/create-table-classifier.js';
+import {
+  renderPrompt,
+  toCascadeCombination,
+  toCascadeGate,
+} from '../src/classify/create-table-classifier.js';
 import { createLlmStage, type LlmStage } from '../src/classify/llm-stage.js';
 import { createLocalClassifier } from '../src/classify/local-classifier.js';
 import { loadLocalModel, type LocalModel } from '../src/classify/local-model.js';
@@ -28,7 +32,13 @@ import { silentLogger } from '../src/shared/logger.js';
 import { createSeededRandom } from '../src/shared/seeded-random.js';
 import type { Tier } from '../src/shared/tier.js';
 import { createFileRecordLog } from '../src/state/file-record-log.js';
-import { toCascadeCurve, type CurveItem, type CurvePoint } from '../eval/cascade-curve.js';
+import {
+  toCascadeCurve,
+  toGateAt,
+  type CurveItem,
+  type CurvePoint,
+  type CurveRules,
+} from '../eval/cascade-curve.js';
 import type { LabeledExample } from '../train/labeled-example.js';
 import { DEFAULT_TRAINING_CONFIG } from '../train/model-fitting.js';
 import { toShuffledIndices } from '../train/random.js';
@@ -46,7 +56,8 @@ const { values } = parseArgs({
       default:
         'lmarena__arena-hard-auto,jincan333__MAS-TTS,openai__grade-school-math,songys__Chatbot_data,josejg__instruction_following_eval',
     },
-    threshold: { type: 'string' },
+    /** The gate's cutoff (`threshold` or `min_value`, by the default table's `gate`). */
+    cutoff: { type: 'string' },
     restarts: { type: 'string', default: '4' },
     seed: { type: 'string', default: '1' },
     'traffic-weight': { type: 'string', default: String(DEFAULT_TRAFFIC_TRAINING.weight) },
@@ -55,8 +66,16 @@ const { values } = parseArgs({
   },
 });
 const defaults = classifierSchema.parse({ mode: 'cascade', deployment: 'classifier' });
-const threshold = values.threshold === undefined ? defaults.threshold : Number(values.threshold);
 const combination = toCascadeCombination(defaults);
+const defaultGate = toCascadeGate(defaults);
+const cutoff =
+  values.cutoff !== undefined
+    ? Number(values.cutoff)
+    : defaultGate.by === 'value'
+      ? defaultGate.minValue
+      : defaultGate.threshold;
+const rules: CurveRules = { gate: defaults.gate, combination, threshold: defaults.threshold };
+const gate = toGateAt(rules, cutoff);
 const excluded = new Set(values.sources.split(','));
 const learnCount = Number(values.learn);
 const testCount = Number(values.test);
@@ -109,7 +128,8 @@ async function runLearningPhase(
     llm,
     breaker: createCircuitBreaker({ clock: systemClock, failureThreshold: 1000, openMs: 1000 }),
     cache: createClassificationCache({ clock: systemClock, maxEntries: 10_000, ttlMs: 600_000 }),
-    threshold,
+    threshold: defaults.threshold,
+    gate,
     deadlineMs: 10_000,
     combination,
     onLlmDecision: (event) => recorder.record(event, model),
@@ -122,7 +142,7 @@ async function runLearningPhase(
   const exact = decisions.filter((decision, index) => decision.tier === stream[index]?.label).length;
   const asked = decisions.filter((decision) => decision.llmCalled).length;
   log(
-    `learning phase: ${stream.length} requests through cascade (threshold ${threshold}): exact ${pct(exact / stream.length)}, LLM share ${pct(asked / stream.length)}; ${recorder.stats().written} records written`,
+    `learning phase: ${stream.length} requests through cascade (gate ${defaults.gate} at ${cutoff}): exact ${pct(exact / stream.length)}, LLM share ${pct(asked / stream.length)}; ${recorder.stats().written} records written`,
   );
 }
 
@@ -141,7 +161,8 @@ function toItems(
   });
 }
 
-const GRID = Array.from({ length: 101 }, (_, step) => step / 100);
+/** Cutoffs 0, 0.005 ... 1 of the gate, for the share at equal accuracy. */
+const GRID = Array.from({ length: 201 }, (_, step) => step / 200);
 
 /** The smallest LLM share at which the curve reaches `exact`, or undefined. */
 function shareFor(curve: readonly CurvePoint[], exact: number): CurvePoint | undefined {
@@ -208,9 +229,10 @@ async function main(): Promise<void> {
 }
 
 function report(beforeItems: CurveItem[], afterItems: CurveItem[]): void {
-  const beforeCurve = toCascadeCurve(beforeItems, GRID, combination);
-  const afterCurve = toCascadeCurve(afterItems, GRID, combination);
-  const localOnly = (items: CurveItem[]) => toCascadeCurve(items, [0], combination)[0] as CurvePoint;
+  const beforeCurve = toCascadeCurve(beforeItems, [...GRID, cutoff], rules);
+  const afterCurve = toCascadeCurve(afterItems, [...GRID, cutoff], rules);
+  const localOnly = (items: CurveItem[]) =>
+    toCascadeCurve(items, [0], { ...rules, gate: 'confidence' })[0] as CurvePoint;
   const [localBefore, localAfter] = [localOnly(beforeItems), localOnly(afterItems)];
   log(`test phase (${beforeItems.length} next prompts of the held-out sources):`);
   log(
@@ -220,19 +242,19 @@ function report(beforeItems: CurveItem[], afterItems: CurveItem[]): void {
     `  local   after:  exact ${pct(localAfter.exact)} under ${pct(localAfter.under)} over ${pct(localAfter.over)}  (${((localAfter.exact - localBefore.exact) * 100).toFixed(1)} points)`,
   );
   const atDefault = (curve: CurvePoint[]) =>
-    curve.find((point) => Math.abs(point.threshold - threshold) < 1e-9) as CurvePoint;
+    curve.find((point) => Math.abs(point.threshold - cutoff) < 1e-9) as CurvePoint;
   const [cascadeBefore, cascadeAfter] = [atDefault(beforeCurve), atDefault(afterCurve)];
   log(
-    `  cascade before, threshold ${threshold}: exact ${pct(cascadeBefore.exact)} under ${pct(cascadeBefore.under)} LLM share ${pct(cascadeBefore.llmShare)}`,
+    `  cascade before, ${defaults.gate} ${cutoff}: exact ${pct(cascadeBefore.exact)} under ${pct(cascadeBefore.under)} LLM share ${pct(cascadeBefore.llmShare)}`,
   );
   log(
-    `  cascade after,  threshold ${threshold}: exact ${pct(cascadeAfter.exact)} under ${pct(cascadeAfter.under)} LLM share ${pct(cascadeAfter.llmShare)}`,
+    `  cascade after,  ${defaults.gate} ${cutoff}: exact ${pct(cascadeAfter.exact)} under ${pct(cascadeAfter.under)} LLM share ${pct(cascadeAfter.llmShare)}`,
   );
   const needed = shareFor(afterCurve, cascadeBefore.exact);
   if (needed === undefined) log('  after never reaches the cascade accuracy of before');
   else
     log(
-      `  equal accuracy: after reaches ${pct(cascadeBefore.exact)} at threshold ${needed.threshold} with LLM share ${pct(needed.llmShare)} (exact ${pct(needed.exact)}, under ${pct(needed.under)}): ${pct(1 - needed.llmShare / Math.max(1e-9, cascadeBefore.llmShare))} fewer LLM calls`,
+      `  equal accuracy: after reaches ${pct(cascadeBefore.exact)} at ${defaults.gate} ${needed.threshold} with LLM share ${pct(needed.llmShare)} (exact ${pct(needed.exact)}, under ${pct(needed.under)}): ${pct(1 - needed.llmShare / Math.max(1e-9, cascadeBefore.llmShare))} fewer LLM calls`,
     );
 }
 

@@ -212,4 +212,28 @@ describe('the classification cascade', () => {
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ verdict: { complexity: 'EXPERT' }, local: { tier: 'MODERATE' } });
   });
+
+  it('with the value gate, asks about a torn request and not a sure one, whatever the threshold', async () => {
+    const calibration = { confusion: toNeighbourConfusion(0.87), localWeight: 1, underPenalty: 1 };
+    const withProbabilities = (probabilities: LocalClassification['probabilities']): LocalClassifier => {
+      const result = {
+        ...localSaying('MODERATE', probabilities.MODERATE).classifyLocal(request('a')),
+        probabilities,
+      };
+      return { ...localSaying('MODERATE', 0), classifyInput: () => result, classifyLocal: () => result };
+    };
+    const run = async (probabilities: LocalClassification['probabilities']) => {
+      const llm = llmAnswering(verdict('COMPLEX'));
+      await cascade({
+        local: withProbabilities(probabilities),
+        llm,
+        threshold: 0,
+        gate: { by: 'value', minValue: 0.2 },
+        combination: { disagreement: 'calibrated', calibration },
+      }).classify(request('a'));
+      return llm.calls;
+    };
+    expect(await run({ SIMPLE: 0.05, MODERATE: 0.5, COMPLEX: 0.4, EXPERT: 0.05 })).toBe(1);
+    expect(await run({ SIMPLE: 0.002, MODERATE: 0.995, COMPLEX: 0.002, EXPERT: 0.001 })).toBe(0);
+  });
 });

@@ -1,15 +1,19 @@
 import type { Clock } from '../shared/clock.js';
-import { toNextTier } from '../shared/tier.js';
 import type { Logger } from '../shared/logger.js';
 import type { CircuitBreaker } from './circuit-breaker.js';
 import type { ClassificationCache } from './classification-cache.js';
 import { toCacheKey } from './classification-cache.js';
 import { toClassifyInput } from './classify-input.js';
-import { toCascadeTier, type CascadeCombination } from './cascade-decision.js';
+import {
+  shouldAskLlm,
+  toCascadeTier,
+  toFallbackTier,
+  type CascadeCombination,
+  type CascadeGate,
+} from './cascade-decision.js';
 import type { ClassificationDecision, Classifier, ClassifyRequest } from './decision.js';
 import type { LlmStage, LlmOutcome } from './llm-stage.js';
 import {
-  isSureLocalDecision,
   toClassificationDecision,
   type LocalClassification,
   type LocalClassifier,
@@ -24,8 +28,13 @@ export interface CascadeOptions {
   llm: LlmStage | undefined;
   breaker: CircuitBreaker;
   cache: ClassificationCache;
-  /** Local top probability at or above which the LLM is not asked. */
+  /**
+   * Local probability of the chosen tier at or above which the local stage counts as sure: the
+   * `confidence` gate's cutoff, and whether a failed LLM call rounds the local tier up.
+   */
   threshold: number;
+  /** Which requests `cascade` mode asks the LLM about. @default { by: 'confidence', threshold } */
+  gate?: CascadeGate;
   /** Hard deadline of the LLM call, ms. */
   deadlineMs: number;
   /** How the local decision and the LLM's verdict combine (see `toCascadeTier`). */
@@ -73,6 +82,7 @@ async function askWithDeadline(
  * local decision, rounded up one tier when the local stage was unsure.
  */
 export function createCascadeClassifier(options: CascadeOptions): Classifier {
+  const gate = options.gate ?? { by: 'confidence', threshold: options.threshold };
   const fromLlm = (
     local: LocalClassification,
     verdict: LlmVerdict,
@@ -100,8 +110,7 @@ export function createCascadeClassifier(options: CascadeOptions): Classifier {
     llm: { milliseconds: number; tokens: number },
   ): ClassificationDecision => {
     const llmMs = llm.milliseconds;
-    const sure = isSureLocalDecision(local, options.threshold);
-    const tier = sure ? local.tier : toNextTier(local.tier);
+    const tier = toFallbackTier(local, options.threshold);
     return {
       ...toClassificationDecision(local),
       tier,
@@ -122,7 +131,7 @@ export function createCascadeClassifier(options: CascadeOptions): Classifier {
     const local = options.local.classifyInput(input);
     const wantsLlm =
       options.mode === 'llm' ||
-      (options.mode === 'cascade' && !isSureLocalDecision(local, options.threshold));
+      (options.mode === 'cascade' && shouldAskLlm(local, gate, options.combination.calibration));
     let decision: ClassificationDecision;
     if (!wantsLlm) decision = toClassificationDecision(local);
     else if (options.llm === undefined) decision = fallback(local, 'no classifier deployment', NOT_CALLED);

@@ -4,7 +4,7 @@ import type { Clock } from '../shared/clock.js';
 import { TIERS } from '../shared/tier.js';
 import type { ClassifierConfig } from '../config/routing-table-schema.js';
 import { createCascadeClassifier, type LlmDecisionEvent } from './cascade-classifier.js';
-import type { CascadeCombination } from './cascade-decision.js';
+import type { CascadeCombination, CascadeGate } from './cascade-decision.js';
 import { toNeighbourConfusion } from './combine-with-verdict.js';
 import { createCircuitBreaker } from './circuit-breaker.js';
 import { createClassificationCache } from './classification-cache.js';
@@ -39,6 +39,13 @@ export function toCascadeCombination(config: ClassifierConfig): CascadeCombinati
       underPenalty: calibrated.under_penalty,
     },
   };
+}
+
+/** The table's `gate` with its cutoff. */
+export function toCascadeGate(config: ClassifierConfig): CascadeGate {
+  return config.gate === 'value'
+    ? { by: 'value', minValue: config.min_value }
+    : { by: 'confidence', threshold: config.threshold };
 }
 
 /** Fills `{{SIMPLE_MODEL}}`-style placeholders; split/join, so `$` and braces in values stay literal. */
@@ -111,6 +118,7 @@ export function createTableClassifier(options: TableClassifierOptions): Classifi
       ...(options.onCacheEvict === undefined ? {} : { onEvict: options.onCacheEvict }),
     }),
     threshold: config.threshold,
+    gate: toCascadeGate(config),
     deadlineMs: config.deadline_ms,
     combination: toCascadeCombination(config),
     ...(options.onLlmDecision === undefined ? {} : { onLlmDecision: options.onLlmDecision }),

@@ -24,8 +24,11 @@ export const calibratedSchema = z
         },
       )
       .optional(),
-    /** Exponent on the local probabilities in p_local(t)^a · C[v|t] (0 ignores them). @default 1 */
-    local_weight: z.number().min(0).max(4).default(1),
+    /**
+     * Exponent a on the local probabilities in p_local(t)^a · C[v|t] (0 ignores them; below 1 trusts
+     * them less, as they are overconfident on unseen sources). @default 0.75
+     */
+    local_weight: z.number().min(0).max(4).default(0.75),
     /** Extra cost of routing one tier below the gold tier; 0 picks the posterior median. @default 1 */
     under_penalty: z.number().min(0).max(20).default(1),
   })
@@ -60,7 +63,22 @@ export const classifierSchema = z
     mode: z.enum(['local', 'cascade', 'llm']).default('cascade'),
     /** Deployment id of the classifier model (Qwen3-8B). Required for cascade and llm. */
     deployment: z.string().optional(),
-    /** The learned model decides alone when its top probability is at least this. @default 0.6 */
+    /**
+     * Which requests `cascade` asks the LLM about: `value` when asking is expected to save at least
+     * `min_value` (from the local probabilities and `calibrated`); `confidence` when the local tier's
+     * probability is below `threshold`. @default value
+     */
+    gate: z.enum(['confidence', 'value']).default('value'),
+    /**
+     * `gate: value`: the smallest expected saving worth an LLM call, in tiers of misrouting cost (a
+     * tier too high costs 1, too low 1 + `calibrated.under_penalty`). @default 0.46 (about 40% of
+     * requests on unseen sources)
+     */
+    min_value: z.number().min(0).max(4).default(0.46),
+    /**
+     * The local stage counts as sure when its tier's probability is at least this: `gate: confidence`
+     * asks the LLM below it, and a failed LLM call below it rounds the local tier up. @default 0.6
+     */
     threshold: z.number().min(0).max(1).default(0.6),
     /** Hard deadline of the LLM call, in ms. @default 400 */
     deadline_ms: z.number().int().positive().default(400),
@@ -70,7 +88,9 @@ export const classifierSchema = z
      * one-tier disagreement by that rule. @default calibrated
      */
     disagreement: z.enum(['round_up', 'llm', 'local', 'calibrated']).default('calibrated'),
+    /** The LLM's confusion, the local weight and the under penalty of `calibrated` and `gate: value`. */
     calibrated: calibratedSchema.default(calibratedSchema.parse({})),
+    /** Recording LLM decisions for `npm run train -- --from-traffic`. @default off */
     learn: learnSchema.default(learnSchema.parse({})),
     max_tokens: z.number().int().positive().default(96),
     circuit_breaker: z

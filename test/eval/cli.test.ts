@@ -145,7 +145,16 @@ describe('npm run eval (eval/cli.ts)', () => {
     async () => {
       const json = join(folder, 'curve.json');
       backend.resetStats();
-      const args = [file, '--curve', '--thresholds', '0,1', '--classifier-url', backend.baseUrl];
+      const args = [
+        file,
+        '--curve',
+        '--gate',
+        'confidence',
+        '--thresholds',
+        '0,1',
+        '--classifier-url',
+        backend.baseUrl,
+      ];
       const result = await runCli([...args, '--model', model, '--deadline-ms', '5000', '--json', json]);
       expect(result.code).toBe(0);
       expect(result.stdout).toContain('threshold   exact   under    over  LLM share');

@@ -56,6 +56,7 @@ describe('classifier.learn through the service', () => {
           classifier: {
             mode: 'cascade',
             deployment: 'classifier',
+            gate: 'confidence',
             threshold: 1,
             deadline_ms: 2000,
             cache: { max_entries: 0 },
