@@ -6,6 +6,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { systemClock } from '../src/shared/clock.js';
 import { CLASSIFIER_PROMPT_PATH, DEFAULT_MODEL_PATH, PROJECT_ROOT } from '../src/project-paths.js';
+import { toCurveReport, type CurveReport } from './cascade-curve-report.js';
 import { checkFloors } from './check-floors.js';
 import { createVariantRunner } from './create-variant-runner.js';
 import { EVAL_USAGE } from './eval-usage.js';
@@ -60,6 +61,32 @@ async function runAll(options: EvalOptions): Promise<EvalReport[]> {
   return reports;
 }
 
+/** `--curve`: the cascade's threshold curve per table and model, instead of the report. */
+async function runCurves(options: EvalOptions): Promise<number> {
+  const input = parseEvalFile(readFileSync(options.file, 'utf8'));
+  const variants = toEvalVariants({
+    modes: ['cascade'],
+    tables: options.tables.map(toShownPath),
+    models: options.models.map(toShownPath),
+  });
+  const reports: CurveReport[] = [];
+  for (const variant of variants) {
+    const { report, text } = await toCurveReport(variant, {
+      input,
+      settings: options,
+      promptTemplate: readFileSync(CLASSIFIER_PROMPT_PATH, 'utf8'),
+      defaultModelPath: toShownPath(DEFAULT_MODEL_PATH),
+      readSecret: (name) => process.env[name],
+      clock: systemClock,
+    });
+    console.log(text);
+    reports.push(report);
+  }
+  if (options.json !== undefined)
+    writeOutput(options.json, `${JSON.stringify({ curves: reports }, null, 2)}\n`);
+  return 0;
+}
+
 async function main(argv: readonly string[]): Promise<number> {
   const options = parseEvalOptions(argv, {
     file: toShownPath(join(PROJECT_ROOT, 'eval/prompts.jsonl')),
@@ -69,6 +96,7 @@ async function main(argv: readonly string[]): Promise<number> {
     console.log(EVAL_USAGE);
     return 0;
   }
+  if (options.curve) return runCurves(options);
   const reports = await runAll(options);
   console.log(
     reports.length === 1 && reports[0] !== undefined ? formatReport(reports[0]) : formatComparison(reports),

@@ -34,6 +34,12 @@ export interface EvalOptions {
   worst: number;
   quiet: boolean;
   strict: boolean;
+  /** `--curve`: the cascade's curve (issue 19) instead of a normal report. */
+  curve: boolean;
+  /** `--thresholds`: the curve's cutoffs; undefined = the gate's default grid. */
+  curveThresholds: number[] | undefined;
+  /** `--gate`: replaces the table's `classifier.gate` for the curve. */
+  gate: 'confidence' | 'value' | undefined;
   help: boolean;
 }
 
@@ -83,8 +89,25 @@ const OPTIONS = {
   worst: { type: 'string' },
   quiet: { type: 'boolean', default: false },
   strict: { type: 'boolean', default: false },
+  curve: { type: 'boolean', default: false },
+  thresholds: { type: 'string' },
+  gate: { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
+
+function toGate(value: string | undefined): EvalOptions['gate'] {
+  if (value === undefined || value === 'confidence' || value === 'value') return value;
+  throw new EvalUsageError(`--gate takes confidence or value, not "${value}"`);
+}
+
+/** `--thresholds 0.3,0.5,0.7` for `--curve`. */
+function toThresholds(value: string): number[] {
+  return value.split(',').map((part) => {
+    const threshold = toFraction('thresholds', part);
+    if (threshold === undefined) throw new EvalUsageError('--thresholds takes fractions from 0 to 1');
+    return threshold;
+  });
+}
 
 function toModes(mode: string | undefined, compare: string | undefined): ClassifierMode[] {
   if (mode !== undefined && compare !== undefined)
@@ -130,6 +153,9 @@ export function parseEvalOptions(argv: readonly string[], defaults: EvalDefaults
     worst: toCount('worst', values.worst, 0) ?? DEFAULT_WORST,
     quiet: values.quiet,
     strict: values.strict,
+    curve: values.curve,
+    curveThresholds: values.thresholds === undefined ? undefined : toThresholds(values.thresholds),
+    gate: toGate(values.gate),
     help: values.help,
   };
 }

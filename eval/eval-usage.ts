@@ -17,6 +17,9 @@ export const EVAL_USAGE = `usage: npm run eval -- [labeled.jsonl] [options]     
   --max-under-routing <0..1> exit 1 when the under-routing rate is higher
   --strict                   exit 1 when a line is malformed
   --worst <n>                misroutes kept in the JSON and HTML reports (default ${DEFAULT_WORST})
+  --curve                    cascade: the gate's cutoff against exact, under, over and LLM share (one LLM call a prompt)
+  --thresholds <t1,t2,...>   the curve's cutoffs (default: confidence 0.30, 0.35 ... 1.00; value 0.5 ... 0)
+  --gate <confidence|value>  the curve's gate, instead of the table's classifier.gate
   --quiet                    no progress bar
   -h, --help                 this text
 

@@ -5,6 +5,7 @@
  * `node dist/main.js` (or `tsx src/main.ts`) runs it; `--workers N` forks N processes first.
  */
 import cluster from 'node:cluster';
+import { statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -22,6 +23,7 @@ import { createWinstonLogger } from './observe/winston-logger.js';
 import { CLASSIFIER_PROMPT_PATH, DEFAULT_MODEL_PATH } from './project-paths.js';
 import { systemClock } from './shared/clock.js';
 import { startCluster } from './start-cluster.js';
+import { createTrafficLearning } from './traffic-learning.js';
 import { createMemoryStateStore } from './state/create-memory-state-store.js';
 import { createResilientStore } from './state/create-resilient-store.js';
 import { createRedisStateStore } from './state/redis-state-store.js';
@@ -156,15 +158,18 @@ export async function startAutotier(options: StartOptions): Promise<RunningAutot
   for (const warning of table.warnings) logger.warn('routing table warning', { warning, table: tablePath });
   const promptTemplate = await readFile(CLASSIFIER_PROMPT_PATH, 'utf8');
   const models = new Map<string, LocalModel>();
+  /** Keyed by path and modification time, so a reload after `npm run train -- --from-traffic` reads the new file. */
   const modelFor = (loaded: LoadedTable): LocalModel => {
     const path = toModelPath(loaded);
-    let model = models.get(path);
+    const key = `${path}@${statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? 0}`;
+    let model = models.get(key);
     if (model === undefined) {
       model = loadLocalModel(path);
-      models.set(path, model);
+      models.set(key, model);
     }
     return model;
   };
+  const learning = createTrafficLearning({ clock: systemClock, logger, redisUrl: env.AUTOTIER_REDIS_URL });
   const readSecret = (name: string): string | undefined => options.env[name];
   if (table.table.api_keys.length === 0)
     logger.warn('no API keys configured: open mode, every client is accepted');
@@ -175,16 +180,20 @@ export async function startAutotier(options: StartOptions): Promise<RunningAutot
     readSecret,
     countThreads: env.AUTOTIER_COUNT_THREADS,
     ...shared,
-    createClassifier: (loaded) =>
-      createTableClassifier({
+    createClassifier: (loaded) => {
+      const model = modelFor(loaded);
+      const onLlmDecision = learning.hookFor(loaded, model);
+      return createTableClassifier({
         loaded,
-        model: modelFor(loaded),
+        model,
         promptTemplate,
         clock: systemClock,
         logger,
         readSecret,
         onCacheEvict: (count) => shared.metrics.cacheEvicted('classification', count),
-      }),
+        ...(onLlmDecision === undefined ? {} : { onLlmDecision }),
+      });
+    },
   });
   const reloader = watchTable({ tablePath, service, logger });
   const onHangup = (): void => void reloader.reload();
@@ -204,6 +213,7 @@ export async function startAutotier(options: StartOptions): Promise<RunningAutot
       process.off('SIGHUP', onHangup);
       reloader.close();
       await service.drain(graceMs);
+      await learning.close();
     },
   };
 }

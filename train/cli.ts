@@ -27,6 +27,8 @@ import { writeOutOfFold } from './out-of-fold-file.js';
 import { evaluateHoldout, roundMetrics, type HoldoutSet } from './holdout-evaluation.js';
 import { toTrainingMetadata } from './training-metadata.js';
 import { TRAIN_USAGE } from './train-usage.js';
+import { addTraffic, reportBefore } from './from-traffic.js';
+import { DEFAULT_TRAFFIC_TRAINING } from './traffic-examples.js';
 import { readLabeledExamples, type LabeledExample } from './labeled-example.js';
 import { LOCAL_MODES } from './mode-evaluation.js';
 import {
@@ -89,6 +91,12 @@ const { values: flags, positionals: files } = parseArgs({
     'by-source': { type: 'boolean', default: false },
     /** Writes every out-of-fold prediction (id, label, probabilities, signals) here, for error analysis. */
     oof: { type: 'string' },
+    /** `classifier.learn` records trained on as extra weak examples (issue 19, part 4). */
+    'from-traffic': { type: 'string', multiple: true, default: [] },
+    'traffic-weight': { type: 'string', default: String(DEFAULT_TRAFFIC_TRAINING.weight) },
+    'traffic-label-share': { type: 'string', default: String(DEFAULT_TRAFFIC_TRAINING.labelShare) },
+    /** The model a `--from-traffic` refit is compared with (default: `--out` as it is now). */
+    before: { type: 'string' },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
@@ -160,6 +168,7 @@ function main(): void {
   log(
     `examples: ${training.length} for training (${training.filter((e) => e.gold).length} gold), ${holdoutCount} held out`,
   );
+  if (flags['from-traffic'].length > 0) reportBefore(flags.before ?? flags.out, holdoutSets, log);
   const text = toModelText(training, { holdoutSets, holdoutCount });
   log(`model: ${(text.length / 1e6).toFixed(2)} MB`);
   if (flags.check) return checkModel(text);
@@ -191,8 +200,12 @@ function toModelText(
   training: readonly LabeledExample[],
   holdout: { holdoutSets: readonly HoldoutSet[]; holdoutCount: number },
 ): string {
-  const data = prepareData(training, config);
-  const weak = training.flatMap((example, index) => (example.gold ? [] : [index]));
+  const traffic = addTraffic(prepareData(training, config), flags['from-traffic'], {
+    weight: Number(flags['traffic-weight']),
+    labelShare: Number(flags['traffic-label-share']),
+  });
+  const data = traffic.data;
+  const weak = [...training.flatMap((example, index) => (example.gold ? [] : [index])), ...traffic.indices];
   const gold = training.flatMap((example, index) => (example.gold ? [index] : []));
   const report = flags['no-cv'] ? undefined : runCrossValidation(data, { weak, gold });
   const weights = fitWeights(data, [...weak, ...gold], config);
@@ -217,7 +230,11 @@ function toModelText(
   const holdoutMetrics = Object.fromEntries(
     holdout.holdoutSets.map((set) => [set.name, scoreHoldout(serialized, set)]),
   );
-  json.metadata = { ...json.metadata, holdout: holdoutMetrics };
+  json.metadata = {
+    ...json.metadata,
+    holdout: holdoutMetrics,
+    ...(traffic.metadata === undefined ? {} : { traffic: traffic.metadata }),
+  };
   return `${JSON.stringify(json)}\n`;
 }
 

@@ -34,4 +34,7 @@ temperature, the blend and the decision policy. Files under eval/ are refused as
   --no-cv                 skip cross-validation       --dry-run    do not write the model
   --by-source             held-out accuracy per source
   --oof <file>            write the out-of-fold predictions for error analysis
+  --from-traffic <file>   classifier.learn records (JSONL) trained on as extra weak labels (repeatable);
+                          prints --before's held-out metrics first (default: --out as it is)
+  --traffic-weight <x> --traffic-label-share <0..1>   their loss weight and target share (default 5, 1)
   -h, --help              this text`;

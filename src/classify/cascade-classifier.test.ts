@@ -2,7 +2,9 @@ import { describe, expect, it, vi } from 'vitest';
 import { silentLogger } from '../shared/logger.js';
 import { createManualClock } from '../shared/clock.js';
 import type { Tier } from '../shared/tier.js';
-import { combineVerdicts, createCascadeClassifier, type CascadeOptions } from './cascade-classifier.js';
+import { createCascadeClassifier, type CascadeOptions } from './cascade-classifier.js';
+import { combineVerdicts } from './cascade-decision.js';
+import { toNeighbourConfusion } from './combine-with-verdict.js';
 import { createCircuitBreaker } from './circuit-breaker.js';
 import { createClassificationCache } from './classification-cache.js';
 import type { LlmOutcome, LlmStage } from './llm-stage.js';
@@ -57,7 +59,10 @@ function cascade(overrides: Partial<CascadeOptions>): ReturnType<typeof createCa
     cache: createClassificationCache({ clock, maxEntries: 100, ttlMs: 60_000 }),
     threshold: 0.6,
     deadlineMs: 50,
-    disagreement: 'round_up',
+    combination: {
+      disagreement: 'round_up',
+      calibration: { confusion: toNeighbourConfusion(0.87), localWeight: 1, underPenalty: 1 },
+    },
     clock,
     now: () => performance.now(),
     logger: silentLogger,
@@ -169,5 +174,66 @@ describe('the classification cascade', () => {
     expect(combineVerdicts('COMPLEX', 'MODERATE', 'round_up')).toBe('COMPLEX');
     expect(combineVerdicts('COMPLEX', 'MODERATE', 'llm')).toBe('MODERATE');
     expect(combineVerdicts('COMPLEX', 'MODERATE', 'local')).toBe('COMPLEX');
+  });
+
+  it('decides by the calibrated posterior: a one-tier-off verdict against a leaning local stage', async () => {
+    const leaning = localSaying('MODERATE', 0.55);
+    const probabilities = { SIMPLE: 0.05, MODERATE: 0.55, COMPLEX: 0.35, EXPERT: 0.05 };
+    const result = { ...leaning.classifyLocal(request('a')), probabilities };
+    const local: LocalClassifier = { ...leaning, classifyInput: () => result, classifyLocal: () => result };
+    const calibration = { confusion: toNeighbourConfusion(0.87), localWeight: 1, underPenalty: 1 };
+    const towardsLlm = await cascade({
+      local,
+      llm: llmAnswering(verdict('COMPLEX')),
+      combination: { disagreement: 'calibrated', calibration },
+    }).classify(request('a'));
+    expect(towardsLlm).toMatchObject({ tier: 'COMPLEX', cause: 'llm', llmCalled: true });
+    const withWeight = (localWeight: number) =>
+      cascade({
+        local,
+        llm: llmAnswering(verdict('SIMPLE')),
+        combination: { disagreement: 'calibrated', calibration: { ...calibration, localWeight } },
+      }).classify(request('a'));
+    // round_up would say MODERATE; ignoring the local stage, the posterior follows the LLM down
+    expect((await withWeight(0)).tier).toBe('SIMPLE');
+    expect((await withWeight(4)).tier).toBe('MODERATE');
+  });
+
+  it('tells the learning hook about each LLM decision, and not about local or failed ones', async () => {
+    const events: unknown[] = [];
+    const onLlmDecision = (event: unknown): number => events.push(event);
+    await cascade({ local: localSaying('MODERATE', 0.4), onLlmDecision }).classify(request('unsure'));
+    await cascade({ local: localSaying('MODERATE', 0.9), onLlmDecision }).classify(request('sure'));
+    await cascade({
+      local: localSaying('MODERATE', 0.4),
+      llm: llmAnswering({ ok: false, problem: 'boom', tokens: 1 }),
+      onLlmDecision,
+    }).classify(request('failed'));
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ verdict: { complexity: 'EXPERT' }, local: { tier: 'MODERATE' } });
+  });
+
+  it('with the value gate, asks about a torn request and not a sure one, whatever the threshold', async () => {
+    const calibration = { confusion: toNeighbourConfusion(0.87), localWeight: 1, underPenalty: 1 };
+    const withProbabilities = (probabilities: LocalClassification['probabilities']): LocalClassifier => {
+      const result = {
+        ...localSaying('MODERATE', probabilities.MODERATE).classifyLocal(request('a')),
+        probabilities,
+      };
+      return { ...localSaying('MODERATE', 0), classifyInput: () => result, classifyLocal: () => result };
+    };
+    const run = async (probabilities: LocalClassification['probabilities']) => {
+      const llm = llmAnswering(verdict('COMPLEX'));
+      await cascade({
+        local: withProbabilities(probabilities),
+        llm,
+        threshold: 0,
+        gate: { by: 'value', minValue: 0.2 },
+        combination: { disagreement: 'calibrated', calibration },
+      }).classify(request('a'));
+      return llm.calls;
+    };
+    expect(await run({ SIMPLE: 0.05, MODERATE: 0.5, COMPLEX: 0.4, EXPERT: 0.05 })).toBe(1);
+    expect(await run({ SIMPLE: 0.002, MODERATE: 0.995, COMPLEX: 0.002, EXPERT: 0.001 })).toBe(0);
   });
 });

@@ -1,14 +1,19 @@
 import type { Clock } from '../shared/clock.js';
-import { maxTier, toNextTier, toTierRank, type Tier } from '../shared/tier.js';
 import type { Logger } from '../shared/logger.js';
 import type { CircuitBreaker } from './circuit-breaker.js';
 import type { ClassificationCache } from './classification-cache.js';
 import { toCacheKey } from './classification-cache.js';
 import { toClassifyInput } from './classify-input.js';
+import {
+  shouldAskLlm,
+  toCascadeTier,
+  toFallbackTier,
+  type CascadeCombination,
+  type CascadeGate,
+} from './cascade-decision.js';
 import type { ClassificationDecision, Classifier, ClassifyRequest } from './decision.js';
 import type { LlmStage, LlmOutcome } from './llm-stage.js';
 import {
-  isSureLocalDecision,
   toClassificationDecision,
   type LocalClassification,
   type LocalClassifier,
@@ -23,25 +28,33 @@ export interface CascadeOptions {
   llm: LlmStage | undefined;
   breaker: CircuitBreaker;
   cache: ClassificationCache;
-  /** Local top probability at or above which the LLM is not asked. */
+  /**
+   * Local probability of the chosen tier at or above which the local stage counts as sure: the
+   * `confidence` gate's cutoff, and whether a failed LLM call rounds the local tier up.
+   */
   threshold: number;
+  /** Which requests `cascade` mode asks the LLM about. @default { by: 'confidence', threshold } */
+  gate?: CascadeGate;
   /** Hard deadline of the LLM call, ms. */
   deadlineMs: number;
-  disagreement: 'round_up' | 'llm' | 'local';
+  /** How the local decision and the LLM's verdict combine (see `toCascadeTier`). */
+  combination: CascadeCombination;
+  /** Told of every request the LLM stage decided, for `classifier.learn`; must not block. */
+  onLlmDecision?: (event: LlmDecisionEvent) => void;
   clock: Clock;
   /** High-resolution ms for stage latencies. */
   now: () => number;
   logger: Logger;
 }
 
-const NOT_CALLED = { milliseconds: 0, tokens: 0 };
-
-/** When the two stages disagree by one tier, the policy decides; by two or more, the LLM does. */
-export function combineVerdicts(local: Tier, llm: Tier, policy: CascadeOptions['disagreement']): Tier {
-  if (Math.abs(toTierRank(local) - toTierRank(llm)) !== 1) return llm;
-  if (policy === 'round_up') return maxTier(local, llm);
-  return policy === 'llm' ? llm : local;
+/** A request the LLM stage decided: what `classifier.learn` records (never the text itself). */
+export interface LlmDecisionEvent {
+  input: ReturnType<typeof toClassifyInput>;
+  local: LocalClassification;
+  verdict: LlmVerdict;
 }
+
+const NOT_CALLED = { milliseconds: 0, tokens: 0 };
 
 async function askWithDeadline(
   stage: LlmStage,
@@ -69,6 +82,7 @@ async function askWithDeadline(
  * local decision, rounded up one tier when the local stage was unsure.
  */
 export function createCascadeClassifier(options: CascadeOptions): Classifier {
+  const gate = options.gate ?? { by: 'confidence', threshold: options.threshold };
   const fromLlm = (
     local: LocalClassification,
     verdict: LlmVerdict,
@@ -77,7 +91,7 @@ export function createCascadeClassifier(options: CascadeOptions): Classifier {
     const tier =
       options.mode === 'llm'
         ? verdict.complexity
-        : combineVerdicts(local.tier, verdict.complexity, options.disagreement);
+        : toCascadeTier(local, verdict.complexity, options.combination);
     return {
       ...toClassificationDecision(local),
       tier,
@@ -96,8 +110,7 @@ export function createCascadeClassifier(options: CascadeOptions): Classifier {
     llm: { milliseconds: number; tokens: number },
   ): ClassificationDecision => {
     const llmMs = llm.milliseconds;
-    const sure = isSureLocalDecision(local, options.threshold);
-    const tier = sure ? local.tier : toNextTier(local.tier);
+    const tier = toFallbackTier(local, options.threshold);
     return {
       ...toClassificationDecision(local),
       tier,
@@ -118,7 +131,7 @@ export function createCascadeClassifier(options: CascadeOptions): Classifier {
     const local = options.local.classifyInput(input);
     const wantsLlm =
       options.mode === 'llm' ||
-      (options.mode === 'cascade' && !isSureLocalDecision(local, options.threshold));
+      (options.mode === 'cascade' && shouldAskLlm(local, gate, options.combination.calibration));
     let decision: ClassificationDecision;
     if (!wantsLlm) decision = toClassificationDecision(local);
     else if (options.llm === undefined) decision = fallback(local, 'no classifier deployment', NOT_CALLED);
@@ -138,6 +151,7 @@ export function createCascadeClassifier(options: CascadeOptions): Classifier {
       }
       const llm = { milliseconds: llmMs, tokens: outcome.tokens };
       decision = outcome.ok ? fromLlm(local, outcome.verdict, llm) : fallback(local, outcome.problem, llm);
+      if (outcome.ok) options.onLlmDecision?.({ input, local, verdict: outcome.verdict });
     }
     if (decision.cause !== 'fallback') options.cache.set(key, decision);
     return decision;

@@ -2,11 +2,14 @@ import type { LoadedTable } from '../config/load-routing-table.js';
 import type { Logger } from '../shared/logger.js';
 import type { Clock } from '../shared/clock.js';
 import { TIERS } from '../shared/tier.js';
-import { createCascadeClassifier } from './cascade-classifier.js';
+import type { ClassifierConfig } from '../config/routing-table-schema.js';
+import { createCascadeClassifier, type LlmDecisionEvent } from './cascade-classifier.js';
+import type { CascadeCombination, CascadeGate } from './cascade-decision.js';
+import { toNeighbourConfusion } from './combine-with-verdict.js';
 import { createCircuitBreaker } from './circuit-breaker.js';
 import { createClassificationCache } from './classification-cache.js';
 import type { Classifier } from './decision.js';
-import { createLlmStage } from './llm-stage.js';
+import { createLlmStage, type LlmStage } from './llm-stage.js';
 import { createLocalClassifier, type LocalClassifier } from './local-classifier.js';
 import type { LocalModel } from './local-model.js';
 
@@ -21,6 +24,28 @@ export interface TableClassifierOptions {
   now?: () => number;
   /** Told how many entries the classification cache dropped to stay under `max_entries` (metrics). */
   onCacheEvict?: (count: number) => void;
+  /** Told of each request the LLM stage decided (`classifier.learn`); must not block. */
+  onLlmDecision?: (event: LlmDecisionEvent) => void;
+}
+
+/** The table's `disagreement` and `calibrated` settings as the cascade reads them. */
+export function toCascadeCombination(config: ClassifierConfig): CascadeCombination {
+  const { calibrated } = config;
+  return {
+    disagreement: config.disagreement,
+    calibration: {
+      confusion: calibrated.confusion ?? toNeighbourConfusion(calibrated.llm_accuracy),
+      localWeight: calibrated.local_weight,
+      underPenalty: calibrated.under_penalty,
+    },
+  };
+}
+
+/** The table's `gate` with its cutoff. */
+export function toCascadeGate(config: ClassifierConfig): CascadeGate {
+  return config.gate === 'value'
+    ? { by: 'value', minValue: config.min_value }
+    : { by: 'confidence', threshold: config.threshold };
 }
 
 /** Fills `{{SIMPLE_MODEL}}`-style placeholders; split/join, so `$` and braces in values stay literal. */
@@ -52,8 +77,10 @@ function warmUp(local: LocalClassifier): void {
     });
 }
 
-/** The classifier a routing table describes: mode, threshold, deadline, breaker and cache. */
-export function createTableClassifier(options: TableClassifierOptions): Classifier {
+/** The table's classifier LLM stage, or undefined when it names no classifier deployment. */
+export function createTableLlmStage(
+  options: Pick<TableClassifierOptions, 'loaded' | 'promptTemplate' | 'readSecret'>,
+): LlmStage | undefined {
   const { table } = options.loaded;
   const config = table.classifier;
   const byId = new Map(table.deployments.map((deployment) => [deployment.id, deployment]));
@@ -64,17 +91,21 @@ export function createTableClassifier(options: TableClassifierOptions): Classifi
     Object.fromEntries(TIERS.map((tier) => [`${tier}_MODEL`, modelOf(tier)])),
   );
   const deployment = config.deployment === undefined ? undefined : byId.get(config.deployment);
+  if (deployment === undefined) return undefined;
   const apiKey =
-    deployment?.api_key_env === undefined ? undefined : options.readSecret(deployment.api_key_env);
+    deployment.api_key_env === undefined ? undefined : options.readSecret(deployment.api_key_env);
+  return createLlmStage({ deployment, systemPrompt, maxTokens: config.max_tokens, apiKey });
+}
+
+/** The classifier a routing table describes: mode, threshold, deadline, breaker and cache. */
+export function createTableClassifier(options: TableClassifierOptions): Classifier {
+  const config = options.loaded.table.classifier;
   const local = createLocalClassifier({ mode: 'local', model: options.model });
   warmUp(local);
   return createCascadeClassifier({
     mode: config.mode,
     local,
-    llm:
-      deployment === undefined
-        ? undefined
-        : createLlmStage({ deployment, systemPrompt, maxTokens: config.max_tokens, apiKey }),
+    llm: createTableLlmStage(options),
     breaker: createCircuitBreaker({
       clock: options.clock,
       failureThreshold: config.circuit_breaker.failures,
@@ -87,8 +118,10 @@ export function createTableClassifier(options: TableClassifierOptions): Classifi
       ...(options.onCacheEvict === undefined ? {} : { onEvict: options.onCacheEvict }),
     }),
     threshold: config.threshold,
+    gate: toCascadeGate(config),
     deadlineMs: config.deadline_ms,
-    disagreement: config.disagreement,
+    combination: toCascadeCombination(config),
+    ...(options.onLlmDecision === undefined ? {} : { onLlmDecision: options.onLlmDecision }),
     clock: options.clock,
     now: options.now ?? (() => performance.now()),
     logger: options.logger,

@@ -94,6 +94,31 @@ describe('routing table validation', () => {
     expect(problems({ ...valid, classifier: { mode: 'cascade' } })).toContain('classifier.deployment');
   });
 
+  it('defaults the cascade to the calibrated combination and learning off, and checks their fields', () => {
+    const { classifier } = parse(valid).table;
+    expect(classifier).toMatchObject({
+      disagreement: 'calibrated',
+      calibrated: { llm_accuracy: 0.87 },
+      learn: { enabled: false, to: 'file', max_records: 100_000 },
+    });
+    expect(problems({ ...valid, classifier: { learn: { enabled: true } } })).toContain(
+      'classifier.learn.path',
+    );
+    expect(problems({ ...valid, classifier: { learn: { enabled: true, to: 'disk', path: 'x' } } })).toContain(
+      'classifier.learn.to',
+    );
+    const badRow = [
+      [0.5, 0.4, 0, 0],
+      [0, 1, 0, 0],
+      [0, 0, 1, 0],
+      [0, 0, 0, 1],
+    ];
+    expect(problems({ ...valid, classifier: { calibrated: { confusion: badRow } } })).toContain(
+      'classifier.calibrated.confusion',
+    );
+    expect(problems({ ...valid, classifier: { calibrated: { temperature: 2 } } })).toContain('temperature');
+  });
+
   it('reports YAML syntax errors with their line', () => {
     expect(() => parseRoutingTable({ text: 'tiers: [\n  a: b', source: 'bad.yaml', now: 0 })).toThrow(
       /bad\.yaml[\s\S]*line/,

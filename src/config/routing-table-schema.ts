@@ -9,18 +9,96 @@ import {
   tierSchema,
 } from './table-part-schemas.js';
 
+/** `disagreement: calibrated`: how much the cascade trusts the LLM's verdict (issue 19, part 5). */
+export const calibratedSchema = z
+  .object({
+    /**
+     * Share of prompts the classifier LLM labels right; its errors count as one tier up or down. Used
+     * when `confusion` is absent. @default 0.87 (the design's figure for Qwen3-8B)
+     */
+    llm_accuracy: z.number().gt(0.25).lt(1).default(0.87),
+    /**
+     * The LLM's confusion matrix instead: 4 rows (gold SIMPLE..EXPERT) of 4 shares (its verdict
+     * SIMPLE..EXPERT), each row summing to 1, e.g. counted on recorded verdicts. @default absent
+     */
+    confusion: z
+      .array(z.array(z.number().min(0).max(1)).length(4))
+      .length(4)
+      .refine(
+        (rows) => rows.every((row) => Math.abs(row.reduce((sum, share) => sum + share, 0) - 1) < 0.01),
+        {
+          message: 'each row of the confusion matrix must sum to 1',
+        },
+      )
+      .optional(),
+    /**
+     * Exponent a on the local probabilities in p_local(t)^a · C[v|t] (0 ignores them; below 1 trusts
+     * them less, as they are overconfident on unseen sources). @default 0.75
+     */
+    local_weight: z.number().min(0).max(4).default(0.75),
+    /** Extra cost of routing one tier below the gold tier; 0 picks the posterior median. @default 1 */
+    under_penalty: z.number().min(0).max(20).default(1),
+  })
+  .strict();
+
+/** `classifier.learn`: record what the LLM stage decided, for `npm run train -- --from-traffic`. */
+export const learnSchema = z
+  .object({
+    /** Record each LLM-decided request's hashed features (never its text). @default false */
+    enabled: z.boolean().default(false),
+    /** `file`: JSONL at `path`; `redis`: a capped list at `key` (needs AUTOTIER_REDIS_URL). @default file */
+    to: z.enum(['file', 'redis']).default('file'),
+    /** JSONL file, relative to the table file; required for `to: file`. @default absent */
+    path: z.string().min(1).optional(),
+    /** Redis list key for `to: redis`. @default autotier:learn */
+    key: z.string().min(1).default('autotier:learn'),
+    /**
+     * Most records kept: a file rotates to `<path>.1` when it reaches this many lines (so at most
+     * twice this many on disk); a Redis list is trimmed to it. @default 100000
+     */
+    max_records: z.number().int().positive().max(10_000_000).default(100_000),
+    /** Records waiting for the writer; past this, new ones are dropped (and counted). @default 1000 */
+    buffer: z.number().int().positive().max(100_000).default(1000),
+    /** How often buffered records are written, in ms. @default 1000 */
+    flush_ms: z.number().int().positive().default(1000),
+  })
+  .strict();
+
 export const classifierSchema = z
   .object({
     /** local = heuristics + learned model; cascade asks the LLM when unsure; llm always asks. */
     mode: z.enum(['local', 'cascade', 'llm']).default('cascade'),
     /** Deployment id of the classifier model (Qwen3-8B). Required for cascade and llm. */
     deployment: z.string().optional(),
-    /** The learned model decides alone when its top probability is at least this. @default 0.6 */
+    /**
+     * Which requests `cascade` asks the LLM about: `value` when asking is expected to save at least
+     * `min_value` (from the local probabilities and `calibrated`); `confidence` when the local tier's
+     * probability is below `threshold`. @default value
+     */
+    gate: z.enum(['confidence', 'value']).default('value'),
+    /**
+     * `gate: value`: the smallest expected saving worth an LLM call, in tiers of misrouting cost (a
+     * tier too high costs 1, too low 1 + `calibrated.under_penalty`). @default 0.46 (about 40% of
+     * requests on unseen sources)
+     */
+    min_value: z.number().min(0).max(4).default(0.46),
+    /**
+     * The local stage counts as sure when its tier's probability is at least this: `gate: confidence`
+     * asks the LLM below it, and a failed LLM call below it rounds the local tier up. @default 0.6
+     */
     threshold: z.number().min(0).max(1).default(0.6),
     /** Hard deadline of the LLM call, in ms. @default 400 */
     deadline_ms: z.number().int().positive().default(400),
-    /** What to do when the LLM and the learned model disagree by one tier. @default round_up */
-    disagreement: z.enum(['round_up', 'llm', 'local']).default('round_up'),
+    /**
+     * How the LLM's verdict and the local probabilities combine: `calibrated` takes the tier of least
+     * expected cost under p(t | verdict) (see `calibrated`); `round_up`, `llm` and `local` settle a
+     * one-tier disagreement by that rule. @default calibrated
+     */
+    disagreement: z.enum(['round_up', 'llm', 'local', 'calibrated']).default('calibrated'),
+    /** The LLM's confusion, the local weight and the under penalty of `calibrated` and `gate: value`. */
+    calibrated: calibratedSchema.default(calibratedSchema.parse({})),
+    /** Recording LLM decisions for `npm run train -- --from-traffic`. @default off */
+    learn: learnSchema.default(learnSchema.parse({})),
     max_tokens: z.number().int().positive().default(96),
     circuit_breaker: z
       .object({
@@ -177,6 +255,9 @@ export const routingTableSchema = z
       issue(['classifier', 'deployment'], `mode "${mode}" needs a classifier deployment id`);
     if (deployment !== undefined && !ids.has(deployment))
       issue(['classifier', 'deployment'], `unknown deployment id "${deployment}"`);
+    const { learn } = table.classifier;
+    if (learn.enabled && learn.to === 'file' && learn.path === undefined)
+      issue(['classifier', 'learn', 'path'], '`learn.to: file` needs a `path`');
     for (const problem of findDuplicateKeys(table.api_keys))
       issue(['api_keys', ...problem.path], problem.message);
     if (table.open_mode && (table.api_keys.length > 0 || table.api_keys_file !== undefined))
@@ -211,3 +292,4 @@ export function findDuplicateKeys(
 
 export type RoutingTableInput = z.input<typeof routingTableSchema>;
 export type RoutingTable = z.infer<typeof routingTableSchema>;
+export type ClassifierConfig = z.infer<typeof classifierSchema>;

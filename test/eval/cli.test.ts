@@ -139,4 +139,38 @@ describe('npm run eval (eval/cli.ts)', () => {
     },
     SPAWN_TIMEOUT_MS,
   );
+
+  it(
+    'prints the cascade curve against --classifier-url: one LLM call a prompt, every threshold scored',
+    async () => {
+      const json = join(folder, 'curve.json');
+      backend.resetStats();
+      const args = [
+        file,
+        '--curve',
+        '--gate',
+        'confidence',
+        '--thresholds',
+        '0,1',
+        '--classifier-url',
+        backend.baseUrl,
+      ];
+      const result = await runCli([...args, '--model', model, '--deadline-ms', '5000', '--json', json]);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain('threshold   exact   under    over  LLM share');
+      const { curves } = JSON.parse(readFileSync(json, 'utf8')) as {
+        curves: { disagreement: string; llmFailures: number; points: Record<string, number>[] }[];
+      };
+      expect(curves[0]).toMatchObject({ disagreement: 'calibrated', llmFailures: 0 });
+      // heuristic bounds settle the greeting and the proof at probability 1, so only the cooking
+      // question (gold EXPERT, which the classifier says) is asked, and only at threshold 1
+      const [never, always] = curves[0]?.points ?? [];
+      expect(never).toMatchObject({ threshold: 0, llmShare: 0, over: 0 });
+      expect(never?.['under']).toBeCloseTo(1 / 3, 6);
+      expect(always).toMatchObject({ threshold: 1, exact: 1, under: 0, over: 0 });
+      expect(always?.['llmShare']).toBeCloseTo(1 / 3, 6);
+      expect(backend.stats().chatRequests).toBe(3);
+    },
+    SPAWN_TIMEOUT_MS,
+  );
 });

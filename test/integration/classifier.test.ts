@@ -47,10 +47,11 @@ describe('auto requests through the classifier cascade', () => {
             COMPLEX: tier('large'),
             EXPERT: tier('huge'),
           },
-          // threshold 1: the learned model is never sure, so every auto request asks the LLM
+          // gate confidence at threshold 1: the learned model is never sure, so every auto request asks the LLM
           classifier: {
             mode: 'cascade',
             deployment: 'classifier',
+            gate: 'confidence',
             threshold: 1,
             deadline_ms: 400,
             circuit_breaker: { failures: 3, open_ms: 60_000 },
