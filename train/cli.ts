@@ -20,6 +20,7 @@ import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_DECISION } from '../src/classify/local-classifier.js';
 import { toLocalModelJson } from '../src/classify/local-model.js';
+import { DEFAULT_PENALTIES } from './calibration.js';
 import { crossValidate, type CrossValidationReport } from './cross-validation.js';
 import { writeHeldOutFile } from './held-out-file.js';
 import { describeDifference } from './model-difference.js';
@@ -256,7 +257,7 @@ function runCrossValidation(
     config,
     tuning: {
       maxUnder: Number(flags['max-under']),
-      penalties: [0, 0.25, 0.5, 0.75, 1, 1.25, 1.5, 1.75, 2, 2.25, 2.5, 2.75, 3, 3.25, 3.5, 3.75, 4, 5, 6, 8],
+      penalties: DEFAULT_PENALTIES,
     },
     heuristicPolicy: DEFAULT_DECISION,
     blend: !flags['no-blend'],
