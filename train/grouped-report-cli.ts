@@ -297,7 +297,20 @@ function logToday(): void {
     if (modes === undefined) return;
     const rate = (mode: string, key: string): string => `${(100 * (modes[mode]?.[key] ?? 0)).toFixed(1)}`;
     log(
-      `${name.padEnd(46)} ${String(modes['local']?.['count'] ?? '').padStart(4)}  ${rate('local', 'exact').padStart(11)} ${rate('local', 'under').padStart(9)} ${rate('local', 'over').padStart(9)}   ${rate('heuristic', 'exact').padStart(11)} ${rate('learned', 'exact').padStart(13)}`,
+      `${name.padEnd(46)} ${String(modes['local']?.['count'] ?? '').padStart(4)}  ${[
+        rate('local', 'exact'),
+        rate('local', 'under'),
+        rate('local', 'over'),
+      ]
+        .map((value) => value.padStart(10))
+        .join(' ')}   ${[
+        rate('heuristic', 'exact'),
+        rate('heuristic', 'under'),
+        rate('learned', 'exact'),
+        rate('learned', 'under'),
+      ]
+        .map((value) => value.padStart(10))
+        .join(' ')}`,
     );
   };
   log('');

@@ -126,14 +126,15 @@ export function toMacroMetrics(
 const percent = (spread: SeedSpread): string =>
   `${(100 * spread.mean).toFixed(1)}±${(100 * spread.standardError).toFixed(1)}`;
 
-/** Fixed-width lines: `local` exact / under / over with their SE, then heuristic and learned exact. */
+/** Fixed-width lines: `local` exact / under / over with their SE, then heuristic's and learned's exact / under. */
 export function formatReportRows(rows: readonly ReportRow[]): string[] {
-  const header = `${'prompts'.padEnd(46)} ${'n'.padStart(4)}  ${'local exact'.padStart(11)} ${'under'.padStart(9)} ${'over'.padStart(9)}   ${'heur. exact'.padStart(11)} ${'learned exact'.padStart(13)}`;
+  const cells = (values: readonly string[]): string => values.map((value) => value.padStart(10)).join(' ');
+  const header = `${'prompts'.padEnd(46)} ${'n'.padStart(4)}  ${cells(['local ex.', 'under', 'over'])}   ${cells(['heur. ex.', 'under', 'learn. ex.', 'under'])}`;
   return [
     header,
     ...rows.map(
-      (row) =>
-        `${row.name.slice(0, 46).padEnd(46)} ${String(row.count).padStart(4)}  ${percent(row.modes.local.exact).padStart(11)} ${percent(row.modes.local.under).padStart(9)} ${percent(row.modes.local.over).padStart(9)}   ${percent(row.modes.heuristic.exact).padStart(11)} ${percent(row.modes.learned.exact).padStart(13)}`,
+      ({ name, count, modes }) =>
+        `${name.slice(0, 46).padEnd(46)} ${String(count).padStart(4)}  ${cells([modes.local.exact, modes.local.under, modes.local.over].map(percent))}   ${cells([modes.heuristic.exact, modes.heuristic.under, modes.learned.exact, modes.learned.under].map(percent))}`,
     ),
   ];
 }
