@@ -53,6 +53,11 @@ export interface TunedDecision {
 
 type Scored = Omit<ScoredPrediction, 'predicted'>;
 
+/** The under-routing penalties `npm run train` tries, in order. */
+export const DEFAULT_PENALTIES: readonly number[] = Object.freeze([
+  0, 0.25, 0.5, 0.75, 1, 1.25, 1.5, 1.75, 2, 2.25, 2.5, 2.75, 3, 3.25, 3.5, 3.75, 4, 5, 6, 8,
+]);
+
 /**
  * The penalty with the best exact accuracy among those whose under-routing stays below `maxUnder`;
  * when none does, the one with the least under-routing.

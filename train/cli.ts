@@ -20,6 +20,7 @@ import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_DECISION } from '../src/classify/local-classifier.js';
 import { toLocalModelJson } from '../src/classify/local-model.js';
+import { DEFAULT_PENALTIES } from './calibration.js';
 import { crossValidate, type CrossValidationReport } from './cross-validation.js';
 import { writeHeldOutFile } from './held-out-file.js';
 import { describeDifference } from './model-difference.js';
@@ -39,6 +40,7 @@ import {
   type TrainingConfig,
 } from './model-fitting.js';
 import { applyReviewedLabels, readReviewedLabels } from './reviewed-labels.js';
+import { toSourceGroup } from './source-groups.js';
 import { formatTierMetrics, toSourceAccuracy, type TierMetrics } from './tier-metrics.js';
 import {
   assertNotEvalFile,
@@ -68,6 +70,8 @@ const { values: flags, positionals: files } = parseArgs({
     seed: { type: 'string', default: '1' },
     restarts: { type: 'string', default: String(DEFAULT_TRAINING_CONFIG.restarts) },
     folds: { type: 'string', default: '5' },
+    /** `source`: the folds hold out whole sources (issue 19); `id`: a hash of the id (before issue 19). */
+    'fold-by': { type: 'string', default: 'id' },
     'hash-bits': { type: 'string', default: String(DEFAULT_TRAINING_CONFIG.hashBits) },
     epochs: { type: 'string', default: String(DEFAULT_TRAINING_CONFIG.epochs) },
     l2: { type: 'string', default: String(DEFAULT_TRAINING_CONFIG.l2) },
@@ -267,17 +271,23 @@ function runCrossValidation(
   data: ReturnType<typeof prepareData>,
   split: { weak: number[]; gold: number[] },
 ): CrossValidationReport {
-  log(`cross-validation: ${flags.folds} folds over ${split.gold.length} gold examples`);
+  if (flags['fold-by'] !== 'source' && flags['fold-by'] !== 'id')
+    throw new Error(`--fold-by is source or id, not ${flags['fold-by']}`);
+  log(
+    `cross-validation: ${flags.folds} folds by ${flags['fold-by']} over ${split.gold.length} gold examples`,
+  );
   const report = crossValidate(data, split, {
     folds: Number(flags.folds),
     config,
     tuning: {
       maxUnder: Number(flags['max-under']),
-      penalties: [0, 0.25, 0.5, 0.75, 1, 1.25, 1.5, 1.75, 2, 2.25, 2.5, 2.75, 3, 3.25, 3.5, 3.75, 4, 5, 6, 8],
+      penalties: DEFAULT_PENALTIES,
     },
     heuristicPolicy: DEFAULT_DECISION,
     blend: !flags['no-blend'],
     tuneOn: tuneExcluded.length === 0 ? undefined : isTunedOn,
+    groups:
+      flags['fold-by'] === 'source' ? data.encoded.map(({ example }) => toSourceGroup(example)) : undefined,
     log,
   });
   const mean = report.foldExact.reduce((sum, value) => sum + value, 0) / report.foldExact.length;

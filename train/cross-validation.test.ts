@@ -65,4 +65,41 @@ describe('cross-validation', () => {
   it('refuses to tune on an empty subset instead of falling back to the lowest penalty', () => {
     expect(() => run(() => false)).toThrow(/no gold example is left to tune the decision on/);
   });
+
+  it('holds out whole sources when given groups, so a source-specific word no longer helps', () => {
+    const words: Record<string, Record<Tier, string>> = {
+      alpha: MARKERS,
+      beta: { SIMPLE: 'wug', MODERATE: 'dax', COMPLEX: 'blicket', EXPERT: 'toma' },
+    };
+    const lines = Object.entries(words).flatMap(([source, marker]) =>
+      TIERS.flatMap((tier) =>
+        Array.from({ length: 12 }, (_, index) => ({
+          id: `${source}-${tier}-${index}`,
+          prompt: `${marker[tier]} ipsum ${index % 3}`,
+          label: tier,
+          acceptable: [tier],
+          source,
+        })),
+      ),
+    );
+    const sourced = readLabeledExamples(folder.writeLines('sources.jsonl', lines));
+    const sourcedData = prepareData(sourced, config);
+    const gold = sourced.map((_, index) => index);
+    const score = (groups: readonly string[] | undefined) =>
+      crossValidate(
+        sourcedData,
+        { weak: [], gold },
+        {
+          folds: 2,
+          config,
+          tuning: { maxUnder: 1, penalties: [0] },
+          heuristicPolicy: DEFAULT_DECISION,
+          blend: false,
+          groups,
+          log: () => undefined,
+        },
+      ).pooled.learned.exact;
+    expect(score(undefined)).toBeGreaterThan(0.9);
+    expect(score(sourced.map((example) => example.source))).toBeLessThan(0.5);
+  });
 });

@@ -11,6 +11,7 @@ import { fitWeights, toLogitsOf, type PreparedData, type TrainingConfig } from '
 import { scoreModes, toModeProbabilities, type ModePolicies, type ScoredItem } from './mode-evaluation.js';
 import type { LabeledExample } from './labeled-example.js';
 import { hashId } from './random.js';
+import { toGroupFolds } from './source-groups.js';
 import type { TierMetrics } from './tier-metrics.js';
 
 export interface CrossValidationOptions {
@@ -25,6 +26,12 @@ export interface CrossValidationOptions {
    * than real ones, so tuning on real prompts only keeps the under-routing limit honest for real traffic.
    */
   tuneOn?: ((example: LabeledExample) => boolean) | undefined;
+  /**
+   * The group of every prepared example (issue 19): when given, the folds hold out whole groups (a
+   * public source's gold prompts and weak pool together), so the out-of-fold predictions that fit the
+   * temperature, blend and decision are those of sources the fold model never saw.
+   */
+  groups?: readonly string[] | undefined;
   log: (line: string) => void;
 }
 
@@ -60,11 +67,18 @@ export function crossValidate(
   split: { weak: readonly number[]; gold: readonly number[] },
   options: CrossValidationOptions,
 ): CrossValidationReport {
-  const { folds, config } = options;
-  const foldOf = (index: number): number => toFold(data.encoded[index]?.example.id ?? '', folds, config.seed);
+  const { folds, config, groups } = options;
+  const groupFolds = groups === undefined ? undefined : toGroupFolds(groups, folds);
+  const foldOf = (index: number): number =>
+    groupFolds === undefined
+      ? toFold(data.encoded[index]?.example.id ?? '', folds, config.seed)
+      : (groupFolds.get(groups?.[index] ?? '') ?? 0);
   const logits = new Map<number, TierLogits>();
   for (let fold = 0; fold < folds; fold += 1) {
-    const train = [...split.weak, ...split.gold.filter((index) => foldOf(index) !== fold)];
+    const train =
+      groupFolds === undefined
+        ? [...split.weak, ...split.gold.filter((index) => foldOf(index) !== fold)]
+        : [...split.weak, ...split.gold].filter((index) => foldOf(index) !== fold);
     const weights = fitWeights(data, train, config);
     for (const index of split.gold)
       if (foldOf(index) === fold) logits.set(index, toLogitsOf(data, index, weights));
@@ -99,8 +113,9 @@ export function crossValidate(
     options.tuning,
   );
   const policies: ModePolicies = { heuristic: options.heuristicPolicy, model: tuned.policy };
+  const foldByExample = new Map(gold.map((index) => [data.encoded[index]?.example, foldOf(index)]));
   const foldExact = Array.from({ length: folds }, (_, fold) => {
-    const inFold = items.filter(({ encoded }) => toFold(encoded.example.id, folds, config.seed) === fold);
+    const inFold = items.filter(({ encoded }) => foldByExample.get(encoded.example) === fold);
     return scoreModes(inFold, policies).local.exact;
   });
   return {

@@ -1,6 +1,6 @@
 /**
  * Development report for the heuristic signals: how often each signal fires per gold tier, and the
- * heuristic-only metrics. Usage: `npm run train:report -- <labeled.jsonl>...`
+ * heuristic-only metrics. Usage: `npm run train:signals -- <labeled.jsonl>...`
  */
 import { TIERS, toTierRank } from '../src/shared/tier.js';
 import { toClassifyInput } from '../src/classify/classify-input.js';

@@ -23,6 +23,7 @@ temperature, the blend and the decision policy. Files under eval/ are refused as
   --reviewed <file>       reviewed labels ({"id","label"} per line) for weak examples (repeatable)
   --holdout-share <0..1>  share of the gold examples held out by a hash of the id (default ${DEFAULT_HELD_OUT_SHARE})
   --seed <n>  --folds <n> cross-validation seed and folds (default 1, 5)
+  --fold-by <id|source>   folds by a hash of the id, or holding out whole sources (default id)
   --restarts <n>          SGD runs from different seeds, weights averaged (default ${DEFAULT_TRAINING_CONFIG.restarts})
   --hash-bits <n> --epochs <n> --l2 <x> --learning-rate <x>
   --gold-weight <x> --weak-weight <x> --weak-source-cap <x>   training settings

@@ -4,6 +4,7 @@ import type { TierProbabilities } from './decision.js';
 import type { DerivedSignal, PatternSignal, SignalContext, SignalLanguage } from './heuristic-signal.js';
 import { CHAT_SIGNALS } from './heuristic-signals-chat.js';
 import { CODE_SIGNALS } from './heuristic-signals-code.js';
+import { CONTEXT_DERIVED_SIGNALS } from './heuristic-signals-context.js';
 import { MATH_SIGNALS } from './heuristic-signals-math.js';
 import { REASONING_SIGNALS } from './heuristic-signals-reasoning.js';
 import { SCOPE_DERIVED_SIGNALS, SCOPE_SIGNALS } from './heuristic-signals-scope.js';
@@ -22,7 +23,11 @@ export const PATTERN_SIGNALS: readonly PatternSignal[] = [
   ...SCOPE_SIGNALS,
 ];
 
-export const DERIVED_SIGNALS: readonly DerivedSignal[] = [...SHAPE_SIGNALS, ...SCOPE_DERIVED_SIGNALS];
+export const DERIVED_SIGNALS: readonly DerivedSignal[] = [
+  ...SHAPE_SIGNALS,
+  ...SCOPE_DERIVED_SIGNALS,
+  ...CONTEXT_DERIVED_SIGNALS,
+];
 
 /** Every signal name, pattern signals first; the learned model gives each one a feature. */
 export const SIGNAL_NAMES: readonly string[] = [...PATTERN_SIGNALS, ...DERIVED_SIGNALS].map(
