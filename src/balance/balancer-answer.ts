@@ -3,7 +3,9 @@ import type { UpstreamEvent } from '../upstream/upstream.js';
 import type { ExecuteResult } from './balancer.js';
 import {
   callCandidate,
-  recordAttempt,
+  recordAnswer,
+  recordFailedCall,
+  recordSkip,
   toSkip,
   type AnsweredAttempt,
   type Parts,
@@ -22,7 +24,6 @@ import { orderCandidates } from './order-candidates.js';
 import type { ContinuationRecord } from './relabel-continuation.js';
 import type { Candidate } from './to-candidates.js';
 import { toCommittedRest, type CommittedRest } from './to-committed-rest.js';
-import { toCompletionTokens } from './to-completion-tokens.js';
 
 /** The result of an answered request, and the continuation of an answer that broke after its first token. */
 const emptyEvents: AsyncIterable<UpstreamEvent[]> = {
@@ -113,34 +114,15 @@ export async function openLeg(
 ): Promise<LegOpening> {
   const { candidate } = leg;
   const skip = await toSkip(parts, run, candidate);
-  if (skip !== undefined) {
-    const outcome = skip.split(' ')[0] ?? 'SKIPPED';
-    recordAttempt(parts, run, { candidate, outcome, message: skip, called: false, durationMs: 0 });
-    return { skipped: outcome };
-  }
+  if (skip !== undefined) return { skipped: recordSkip(parts, run, { candidate, reason: skip }) };
   const startedAt = parts.clock.now();
   try {
     const committed = await callCandidate(parts, run, leg);
-    const durationMs = parts.clock.now() - startedAt;
-    run.upstreamMs += durationMs;
-    const message = 'continued a broken answer';
-    recordAttempt(parts, run, { candidate, outcome: 'OK', message, called: true, durationMs });
-    if (run.request.commit === 'complete') {
-      const completionTokens = toCompletionTokens(committed.head);
-      await parts.health.onSuccess(candidate, { ttftMs: committed.ttftMs, completionTokens });
-    }
+    await recordAnswer(parts, run, { candidate, committed, startedAt, message: 'continued a broken answer' });
     return { leg: { candidate, committed, startedAt } };
   } catch (thrown) {
     const error = toRouterError(thrown);
-    const durationMs = parts.clock.now() - startedAt;
-    run.upstreamMs += durationMs;
-    recordAttempt(parts, run, {
-      candidate,
-      outcome: error.code,
-      message: error.message,
-      called: true,
-      durationMs,
-    });
+    recordFailedCall(parts, run, { candidate, error, startedAt });
     await parts.health.onFailure(candidate, error);
     return { failed: error };
   }

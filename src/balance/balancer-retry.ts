@@ -3,8 +3,8 @@ import type { ExecuteResult } from './balancer.js';
 import {
   bookFailure,
   closeFailure,
-  recordAttempt,
   recordFailedCall,
+  recordSkip,
   type FailedCall,
   type Parts,
   type RequestRun,
@@ -94,8 +94,7 @@ async function retryInPlace(
   });
   const skip = await parts.quotas.reserve(candidate.deployment, run.request.promptTokens);
   if (skip !== undefined) {
-    const outcome = skip.split(' ')[0] ?? 'SKIPPED';
-    recordAttempt(parts, run, { candidate, outcome, message: skip, called: false, durationMs: 0 });
+    recordSkip(parts, run, { candidate, reason: skip });
     await closeFailure(parts, run, held);
     return undefined;
   }

@@ -14,6 +14,7 @@ import type { ContinuationRecord } from './relabel-continuation.js';
 import type { AttemptRecord } from './route-plan.js';
 import { runAttempt, type CommittedAttempt } from './run-attempt.js';
 import { toAttemptLimits } from './to-attempt-limits.js';
+import { toCompletionTokens } from './to-completion-tokens.js';
 import type { Candidate } from './to-candidates.js';
 import { toDeadlineError } from './to-deadline-error.js';
 
@@ -138,6 +139,36 @@ export function recordAttempt(parts: Parts, run: RequestRun, entry: AttemptEntry
 export async function bookFailure(parts: Parts, run: RequestRun, failure: FailedCall): Promise<void> {
   recordFailedCall(parts, run, failure);
   await closeFailure(parts, run, failure);
+}
+
+/** Records a candidate passed over without a call; returns the outcome (the reason's first word). */
+export function recordSkip(
+  parts: Parts,
+  run: RequestRun,
+  skipped: { candidate: Candidate; reason: string },
+): string {
+  const outcome = skipped.reason.split(' ')[0] ?? 'SKIPPED';
+  const { candidate, reason } = skipped;
+  recordAttempt(parts, run, { candidate, outcome, message: reason, called: false, durationMs: 0 });
+  return outcome;
+}
+
+/**
+ * Records a call that reached the commit point (its time included); a buffered one is over, so its
+ * books on the deployment close now.
+ */
+export async function recordAnswer(
+  parts: Parts,
+  run: RequestRun,
+  answer: AnsweredAttempt & { message: string },
+): Promise<void> {
+  const { candidate, committed, startedAt } = answer;
+  const durationMs = parts.clock.now() - startedAt;
+  run.upstreamMs += durationMs;
+  recordAttempt(parts, run, { candidate, outcome: 'OK', message: answer.message, called: true, durationMs });
+  if (run.request.commit !== 'complete') return;
+  const completionTokens = toCompletionTokens(committed.head);
+  await parts.health.onSuccess(candidate, { ttftMs: committed.ttftMs, completionTokens });
 }
 
 /** Records a failed call on the run (its time included) without booking it on the deployment. */

@@ -6,7 +6,8 @@ import { afterFailure } from './balancer-retry.js';
 import {
   bookFailure,
   callCandidate,
-  recordAttempt,
+  recordAnswer,
+  recordSkip,
   startRun,
   toSkip,
   type AnsweredAttempt,
@@ -19,7 +20,6 @@ import { decideAfterRound } from './decide-after-round.js';
 import { createQuotaGate } from './deployment-quota.js';
 import { orderCandidates } from './order-candidates.js';
 import type { Candidate } from './to-candidates.js';
-import { toCompletionTokens } from './to-completion-tokens.js';
 
 export type { BalancerOptions } from './balancer-run.js';
 
@@ -76,8 +76,7 @@ async function runRound(
     if (candidate.deployment.context_window <= run.notes.minimumWindow) continue;
     const skip = await toSkip(parts, run, candidate);
     if (skip !== undefined) {
-      const outcome = skip.split(' ')[0] ?? 'SKIPPED';
-      recordAttempt(parts, run, { candidate, outcome, message: skip, called: false, durationMs: 0 });
+      recordSkip(parts, run, { candidate, reason: skip });
       continue;
     }
     const result = await tryCandidate(parts, run, candidate);
@@ -111,13 +110,6 @@ async function tryCandidate(
 
 /** Books the attempt that reached the commit point (a buffered one is over: its books close now). */
 async function bookAnswer(parts: Parts, run: RequestRun, answer: AnsweredAttempt): Promise<ExecuteResult> {
-  const { candidate, committed, startedAt } = answer;
-  const durationMs = parts.clock.now() - startedAt;
-  run.upstreamMs += durationMs;
-  recordAttempt(parts, run, { candidate, outcome: 'OK', message: 'answered', called: true, durationMs });
-  if (run.request.commit === 'complete') {
-    const completionTokens = toCompletionTokens(committed.head);
-    await parts.health.onSuccess(candidate, { ttftMs: committed.ttftMs, completionTokens });
-  }
+  await recordAnswer(parts, run, { ...answer, message: 'answered' });
   return toResult(parts, run, answer);
 }
