@@ -1,10 +1,10 @@
-import { RouterError } from '../shared/errors.js';
 import type { ExecuteResult } from './balancer.js';
 import {
   bookFailure,
   closeFailure,
   recordFailedCall,
   recordSkip,
+  waitForRequest,
   type FailedCall,
   type Parts,
   type RequestRun,
@@ -88,9 +88,12 @@ async function retryInPlace(
   const id = candidate.deployment.id;
   recordFailedCall(parts, run, held);
   run.inPlace = (run.inPlace ?? new Map<string, InPlaceSpent>()).set(id, held.spent);
-  await parts.sleep(held.wait, run.request.signal).catch(async (cause: unknown) => {
+  await waitForRequest(parts, run, {
+    milliseconds: held.wait,
+    message: 'client closed the connection',
+  }).catch(async (error: unknown) => {
     await parts.health.onFailure(candidate, held.error);
-    throw new RouterError({ code: 'CLIENT_CLOSED', message: 'client closed the connection', cause });
+    throw error;
   });
   const skip = await parts.quotas.reserve(candidate.deployment, run.request.promptTokens);
   if (skip !== undefined) {

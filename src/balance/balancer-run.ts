@@ -1,7 +1,7 @@
 import type { RoutingTable } from '../config/routing-table-schema.js';
 import type { AttemptSummary } from '../observe/request-summary.js';
 import type { Clock, Random, Sleep } from '../shared/clock.js';
-import type { RouterError } from '../shared/errors.js';
+import { isStopped, RouterError } from '../shared/errors.js';
 import type { Logger } from '../shared/logger.js';
 import type { StateStore } from '../state/state-store.js';
 import type { Upstream, UpstreamEvent } from '../upstream/upstream.js';
@@ -79,6 +79,22 @@ export interface FailedCall {
 export function startRun(request: ExecuteRequest): RequestRun {
   const deadlineAt = request.startedAt + request.plan.timeouts.total_ms;
   return { request, deadlineAt, attempts: [], upstreamMs: 0, calls: 0, notes: NO_FAILURES };
+}
+
+/**
+ * Waits `milliseconds` on the request's signal (a backoff, a retry in place). When the signal aborts,
+ * throws its reason as it is (CLIENT_CLOSED, or SHUTTING_DOWN at the end of a drain), else
+ * CLIENT_CLOSED with `message`.
+ */
+export async function waitForRequest(
+  parts: Parts,
+  run: RequestRun,
+  wait: { milliseconds: number; message: string },
+): Promise<void> {
+  await parts.sleep(wait.milliseconds, run.request.signal).catch((cause: unknown) => {
+    if (cause instanceof RouterError && isStopped(cause)) throw cause;
+    throw new RouterError({ code: 'CLIENT_CLOSED', message: wait.message, cause });
+  });
 }
 
 /** Why a candidate is passed over without a call (cooling down, full, probe taken, quota), or undefined. */

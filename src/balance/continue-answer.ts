@@ -1,4 +1,4 @@
-import { toRouterError, type RouterError } from '../shared/errors.js';
+import { isStopped, toRouterError, type RouterError } from '../shared/errors.js';
 import type { Usage } from '../upstream/chat-chunk.js';
 import type { UpstreamEvent } from '../upstream/upstream.js';
 import type { ContinuationEvent, ExecuteRequest } from './balancer.js';
@@ -101,7 +101,7 @@ export async function openContinuation(
       deps.report({ ...base, outcome: 'continued', to: candidate.deployment.id });
       return opening.leg;
     }
-    if ('failed' in opening && opening.failed.code === 'CLIENT_CLOSED') throw opening.failed;
+    if ('failed' in opening && isStopped(opening.failed)) throw opening.failed;
     failures.push(
       `${candidate.deployment.id}: ${'failed' in opening ? opening.failed.code : opening.skipped}`,
     );

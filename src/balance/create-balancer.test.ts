@@ -423,6 +423,20 @@ describe('createBalancer: 429 and Retry-After', () => {
     controller.abort();
     await expect(pending).rejects.toMatchObject({ code: 'CLIENT_CLOSED' });
   });
+
+  it("ends with the drain's SHUTTING_DOWN, not CLIENT_CLOSED, when a drain stops it during the backoff", async () => {
+    const { balancer, toRequest, time } = setup({
+      group: ['a'],
+      scripts: { a: [{ kind: 'status', status: 429, retryAfter: '2' }] },
+    });
+    const controller = createCancelController();
+    const pending = balancer.execute(toRequest({ signal: controller.signal }));
+    pending.catch(() => undefined);
+    await time.advance(100);
+    expect(time.pending()).toBe(1);
+    controller.abort(new RouterError({ code: 'SHUTTING_DOWN', message: 'grace period ended' }));
+    await expect(pending).rejects.toMatchObject({ code: 'SHUTTING_DOWN' });
+  });
 });
 
 describe('createBalancer: retries in place before a weaker deployment', () => {
@@ -600,6 +614,22 @@ describe('createBalancer: retries in place before a weaker deployment', () => {
     expect(upstream.calls.map((call) => call.deploymentId)).toEqual(['a']);
     expect(benched).toEqual(['a: UPSTREAM_SERVER_ERROR']);
     expect([...(await store.getInFlight(['a']))]).toEqual([]);
+  });
+
+  it("ends with the drain's SHUTTING_DOWN when a drain stops it during the wait, and books the failure", async () => {
+    const { balancer, toRequest, time, benched } = setup({
+      ...primaryAndFallback,
+      random: () => 0.5,
+      scripts: { a: [serverError, { kind: 'answer' }] },
+    });
+    const controller = createCancelController();
+    const pending = balancer.execute(toRequest({ signal: controller.signal }));
+    pending.catch(() => undefined);
+    await time.advance(100);
+    expect(time.sleeps).toEqual([125]);
+    controller.abort(new RouterError({ code: 'SHUTTING_DOWN', message: 'grace period ended' }));
+    await expect(pending).rejects.toMatchObject({ code: 'SHUTTING_DOWN' });
+    expect(benched).toEqual(['a: UPSTREAM_SERVER_ERROR']);
   });
 });
 

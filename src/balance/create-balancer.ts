@@ -1,4 +1,4 @@
-import { RouterError, toRouterError } from '../shared/errors.js';
+import { toRouterError } from '../shared/errors.js';
 import type { UpstreamEvent } from '../upstream/upstream.js';
 import type { Balancer, ExecuteRequest, ExecuteResult } from './balancer.js';
 import { continueBuffered, toResult } from './balancer-answer.js';
@@ -10,6 +10,7 @@ import {
   recordSkip,
   startRun,
   toSkip,
+  waitForRequest,
   type AnsweredAttempt,
   type BalancerOptions,
   type Parts,
@@ -54,12 +55,9 @@ async function execute(parts: Parts, request: ExecuteRequest): Promise<ExecuteRe
     if ('error' in next) throw next.error;
     candidates = run.notes.retryable;
     run.notes = { ...run.notes, retryable: [] };
-    await parts.sleep(next.wait, request.signal).catch((cause: unknown) => {
-      throw new RouterError({
-        code: 'CLIENT_CLOSED',
-        message: 'client closed the connection during backoff',
-        cause,
-      });
+    await waitForRequest(parts, run, {
+      milliseconds: next.wait,
+      message: 'client closed the connection during backoff',
     });
   }
 }

@@ -39,15 +39,17 @@ export function createManualTime(start = 1_000_000): ManualTime {
   const clock = createManualClock(start);
   const sleepers: Sleeper[] = [];
   const sleeps: number[] = [];
+  // rejects as systemSleep does: with the abort reason when it is an Error
+  const toAbortError = (reason: unknown): Error => (reason instanceof Error ? reason : new Error('aborted'));
   const wait: Sleep = (milliseconds, signal) =>
     new Promise((resolve, reject) => {
-      if (signal?.aborted === true) return reject(new Error('aborted'));
+      if (signal?.aborted === true) return reject(toAbortError(signal.reason));
       const sleeper: Sleeper = { due: clock.now() + milliseconds, wake: () => resolve() };
       sleepers.push(sleeper);
       signal?.addEventListener('abort', () => {
         const index = sleepers.indexOf(sleeper);
         if (index !== -1) sleepers.splice(index, 1);
-        reject(new Error('aborted'));
+        reject(toAbortError(signal.reason));
       });
     });
   const sleep: Sleep = (milliseconds, signal) => {
