@@ -1,6 +1,7 @@
 import { toClassifyInput, type ClassifyInput } from '../src/classify/classify-input.js';
 import { scoreHeuristics, type HeuristicResult } from '../src/classify/heuristics.js';
-import { encodeFeatures, type FeatureLayout } from '../src/classify/model-features.js';
+import type { FeatureLayout } from '../src/classify/model-features.js';
+import { toSparseFeatures } from '../src/classify/sparse-features.js';
 import type { LabeledExample } from './labeled-example.js';
 
 /** Sparse feature rows of many examples in CSR form: example i owns entries offsets[i]..offsets[i+1]. */
@@ -25,8 +26,8 @@ export function toEncodedExamples(examples: readonly LabeledExample[]): EncodedE
 }
 
 /**
- * Features of each example, duplicates summed, n-grams scaled by 1/sqrt(count) exactly as the
- * learned classifier scales them. With `useSignals` false the signal rows stay empty (the n-gram ablation).
+ * Features of each example (`toSparseFeatures`: duplicates summed, n-grams scaled by 1/sqrt(count) as the
+ * learned classifier scales them). With `useSignals` false the signal rows stay empty (the n-gram ablation).
  */
 export function toFeatureMatrix(
   encoded: readonly EncodedExample[],
@@ -37,19 +38,11 @@ export function toFeatureMatrix(
   const rows: number[] = [];
   const values: number[] = [];
   encoded.forEach(({ input, heuristic }, index) => {
-    const textCounts = new Map<number, number>();
-    const dense = new Map<number, number>();
     const source = { input, profile: heuristic.profile, signals: useSignals ? heuristic.signals : [] };
-    const count = encodeFeatures(source, layout, {
-      addText: (row) => textCounts.set(row, (textCounts.get(row) ?? 0) + 1),
-      add: (row, value) => dense.set(row, (dense.get(row) ?? 0) + value),
-    });
-    const scale = count > 0 ? 1 / Math.sqrt(count) : 0;
-    for (const [row, times] of textCounts) dense.set(row, (dense.get(row) ?? 0) + times * scale);
-    for (const [row, value] of [...dense.entries()].sort((a, b) => a[0] - b[0])) {
-      if (value === 0) continue;
-      rows.push(row);
-      values.push(value);
+    const features = toSparseFeatures(source, layout);
+    for (let entry = 0; entry < features.rows.length; entry += 1) {
+      rows.push(features.rows[entry] ?? 0);
+      values.push(features.values[entry] ?? 0);
     }
     offsets[index + 1] = rows.length;
   });

@@ -1,6 +1,7 @@
 import { maxTier, toNextTier, toTierRank, type Tier } from '../shared/tier.js';
 import type { TierProbabilities } from './decision.js';
 import { decideWithVerdict, type VerdictCalibration } from './combine-with-verdict.js';
+import { isSureLocalDecision } from './local-classifier.js';
 import { toValueOfAsking } from './value-of-asking.js';
 
 /**
@@ -33,7 +34,7 @@ export interface LocalView {
 
 /** True when the cascade asks the LLM about this request (mode `cascade`). */
 export function shouldAskLlm(local: LocalView, gate: CascadeGate, calibration: VerdictCalibration): boolean {
-  if (gate.by === 'confidence') return local.confidence < gate.threshold;
+  if (gate.by === 'confidence') return !isSureLocalDecision(local, gate.threshold);
   return toValueOfAsking(local, calibration) >= gate.minValue;
 }
 
@@ -42,7 +43,7 @@ export function shouldAskLlm(local: LocalView, gate: CascadeGate, calibration: V
  * stage was unsure (its tier's probability below `threshold`).
  */
 export function toFallbackTier(local: LocalView, threshold: number): Tier {
-  return local.confidence >= threshold ? local.tier : toNextTier(local.tier);
+  return isSureLocalDecision(local, threshold) ? local.tier : toNextTier(local.tier);
 }
 
 /** When the two stages disagree by one tier, the policy decides; by two or more, the LLM does. */

@@ -155,7 +155,10 @@ function decideByModel(
  * True when the local decision can stand without asking the LLM stage: the chosen tier's probability
  * reaches `threshold` (0..1). A heuristic bound that decided counts as sure.
  */
-export function isSureLocalDecision(classification: LocalClassification, threshold: number): boolean {
+export function isSureLocalDecision(
+  classification: Pick<LocalClassification, 'confidence'>,
+  threshold: number,
+): boolean {
   return classification.confidence >= threshold;
 }
 
