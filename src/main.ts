@@ -7,14 +7,14 @@
 import cluster from 'node:cluster';
 import { statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { buildService, type Service, type SharedStateInfo } from './build-service.js';
 import { createTableClassifier } from './classify/create-table-classifier.js';
 import { loadLocalModel, type LocalModel } from './classify/local-model.js';
 import { parseEnv, type Env } from './config/env.js';
-import { loadRoutingTableFile, type LoadedTable } from './config/load-routing-table.js';
+import { loadRoutingTableFile, toTableRelativePath, type LoadedTable } from './config/load-routing-table.js';
 import { toKeyChanges } from './config/reload-policy.js';
 import { createTableReloader, type TableReloader } from './config/watch-routing-table.js';
 import type { Logger } from './shared/logger.js';
@@ -115,7 +115,7 @@ function redactUrl(url: string): string {
 function toModelPath(loaded: LoadedTable): string {
   const file = loaded.table.classifier.model_file;
   if (file === undefined) return DEFAULT_MODEL_PATH;
-  return isAbsolute(file) ? file : resolve(dirname(loaded.source), file);
+  return toTableRelativePath(loaded.source, file);
 }
 
 /** Re-reads the table and its keys file on change and on SIGHUP (see createTableReloader). */

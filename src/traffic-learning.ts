@@ -1,8 +1,7 @@
-import { dirname, isAbsolute, resolve } from 'node:path';
 import type { LlmDecisionEvent } from './classify/cascade-classifier.js';
 import type { LocalModel } from './classify/local-model.js';
 import { createTrafficRecorder, type TrafficRecorder } from './classify/traffic-recorder.js';
-import type { LoadedTable } from './config/load-routing-table.js';
+import { toTableRelativePath, type LoadedTable } from './config/load-routing-table.js';
 import type { Clock } from './shared/clock.js';
 import type { Logger } from './shared/logger.js';
 import { createFileRecordLog } from './state/file-record-log.js';
@@ -30,12 +29,7 @@ export function createTrafficLearning(options: TrafficLearningOptions): TrafficL
   const recorders = new Map<string, TrafficRecorder>();
   const recorderFor = (loaded: LoadedTable): TrafficRecorder | undefined => {
     const { learn } = loaded.table.classifier;
-    const path =
-      learn.path === undefined
-        ? undefined
-        : isAbsolute(learn.path)
-          ? learn.path
-          : resolve(dirname(loaded.source), learn.path);
+    const path = learn.path === undefined ? undefined : toTableRelativePath(loaded.source, learn.path);
     if (learn.to === 'redis' && options.redisUrl === undefined) {
       options.logger.warn(
         'classifier.learn.to is redis but AUTOTIER_REDIS_URL is not set: nothing is recorded',

@@ -25,13 +25,14 @@ import type { ContinuationRecord } from './relabel-continuation.js';
 import type { Candidate } from './to-candidates.js';
 import { toCommittedRest, type CommittedRest } from './to-committed-rest.js';
 
-/** The result of an answered request, and the continuation of an answer that broke after its first token. */
+/** Nothing after a buffered attempt: its whole answer is in `head`. */
 const emptyEvents: AsyncIterable<UpstreamEvent[]> = {
   async *[Symbol.asyncIterator]() {
     // nothing after a buffered attempt
   },
 };
 
+/** The result of an answered request: the head, and for a stream the rest, continued where it breaks. */
 export function toResult(parts: Parts, run: RequestRun, answer: AnsweredAttempt): ExecuteResult {
   const { candidate, committed } = answer;
   const continuations = answer.continuations ?? [];

@@ -1,5 +1,5 @@
 import type { RoutingTable } from '../config/routing-table-schema.js';
-import type { DeploymentConfig } from '../config/table-part-schemas.js';
+import type { DeploymentConfig, HealthProbesConfig } from '../config/table-part-schemas.js';
 import { createCancelController, type CancelSignal } from '../shared/cancel-signal.js';
 import type { Clock, Sleep } from '../shared/clock.js';
 import type { Logger } from '../shared/logger.js';
@@ -34,6 +34,9 @@ export interface HealthProber {
  * them, so that an instance reading a cooldown a moment old cannot probe the same interval again.
  */
 export const toProbeSlotId = (deploymentId: string): string => `health-probe:${deploymentId}`;
+
+/** How often the prober looks at the cooldowns: a quarter of `first_interval_ms`, ms. */
+const toLookEveryMs = (settings: HealthProbesConfig): number => settings.first_interval_ms / 4;
 
 interface PlannedProbe {
   deployment: DeploymentConfig;
@@ -71,7 +74,7 @@ export function startHealthProber(options: HealthProberOptions): HealthProber {
       await lookIn(options, state).catch((error: unknown) =>
         options.logger.error('health prober could not read the cooldowns', { error: String(error) }),
       );
-      const lookEveryMs = options.table().balancer.health_probes.first_interval_ms / 4;
+      const lookEveryMs = toLookEveryMs(options.table().balancer.health_probes);
       await options.sleep(lookEveryMs, stopping.signal).catch(() => undefined);
     }
   })();
@@ -125,7 +128,7 @@ async function probeOnce(
   const settings = options.table().balancer.health_probes;
   // the slot lapses half a look early: the look that starts the next probe comes at the interval, not
   // up to a look after it (10 s, not 10.25 s, from a failed probe to the next)
-  const slotTtlMs = Math.max(1, slotMs - settings.first_interval_ms / 8);
+  const slotTtlMs = Math.max(1, slotMs - toLookEveryMs(settings) / 2);
   if (!(await store.acquireProbe(toProbeSlotId(id), slotTtlMs))) return;
   const result = await options.healthCheck.check({
     deployment,
@@ -145,7 +148,7 @@ async function probeOnce(
     seenDown: state.seenDown.has(id),
     nextProbeAt,
     now: clock.now(),
-    probeMs: settings.timeout_ms + settings.first_interval_ms / 4,
+    probeMs: settings.timeout_ms + toLookEveryMs(settings),
   });
   const fields = { deployment: id, probe: kind, reason: current.reason, failures: current.failures };
   switch (after.action) {

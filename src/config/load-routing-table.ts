@@ -130,11 +130,16 @@ async function readLimitedFile(file: {
   return readFile(file.path, 'utf8');
 }
 
+/** A path the table names (`api_keys_file`, `classifier.model_file`, ...): absolute, or relative to the table file. */
+export function toTableRelativePath(tablePath: string, file: string): string {
+  return resolve(dirname(tablePath), file);
+}
+
 /** Reads `api_keys_file` (a YAML list of keys, relative to the table) and adds its keys to the table. */
 async function withKeysFile(loaded: LoadedTable, tablePath: string): Promise<LoadedTable> {
   const file = loaded.table.api_keys_file;
   if (file === undefined) return loaded;
-  const keysPath = resolve(dirname(tablePath), file);
+  const keysPath = toTableRelativePath(tablePath, file);
   const text = await readLimitedFile({
     path: keysPath,
     limitBytes: KEYS_FILE_LIMIT_BYTES,
