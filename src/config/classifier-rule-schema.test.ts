@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { stringify } from 'yaml';
-import { RouterError } from '../shared/errors.js';
+import { parseTableInput, toTableRejection } from '../../test/helpers/table-input.js';
 import { MAX_CLASSIFIER_RULES } from './classifier-rule-schema.js';
-import { parseRoutingTable } from './load-routing-table.js';
 
 const tier = { group: ['a'] };
 const base = {
@@ -15,20 +13,8 @@ function withRules(rules: unknown[]): unknown {
   return { ...base, classifier: { mode: 'local', rules } };
 }
 
-function parse(input: unknown): ReturnType<typeof parseRoutingTable> {
-  return parseRoutingTable({ text: stringify(input), source: 'rules.yaml', now: 0 });
-}
-
-/** The CONFIG_INVALID message of a rejected table. */
-function rejection(input: unknown): string {
-  try {
-    parse(input);
-  } catch (error) {
-    expect(error).toBeInstanceOf(RouterError);
-    return (error as RouterError).message;
-  }
-  throw new Error('expected the table to be rejected');
-}
+const parse = (input: unknown) => parseTableInput(input, 'rules.yaml');
+const rejection = (input: unknown): string => toTableRejection(input, 'rules.yaml');
 
 describe('classifier.rules validation', () => {
   it('defaults to no rules and fills a rule’s scope', () => {

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { RouterError } from '../shared/errors.js';
 import { hashKey } from '../policy/api-keys.js';
+import { parseTableInput, toTableRejection } from '../../test/helpers/table-input.js';
 import {
   KEYS_FILE_LIMIT_BYTES,
   loadRoutingTableFile,
@@ -21,19 +21,8 @@ const valid = {
   tiers: { SIMPLE: tier, MODERATE: tier, COMPLEX: tier, EXPERT: tier },
 };
 
-function parse(input: unknown): ReturnType<typeof parseRoutingTable> {
-  return parseRoutingTable({ text: stringify(input), source: 'test.yaml', now: 0 });
-}
-
-function problems(input: unknown): string {
-  try {
-    parse(input);
-  } catch (error) {
-    expect(error).toBeInstanceOf(RouterError);
-    return (error as RouterError).message;
-  }
-  throw new Error('expected the table to be rejected');
-}
+const parse = parseTableInput;
+const problems = toTableRejection;
 
 describe('routing table validation', () => {
   it('fills defaults and freezes the result', () => {

@@ -10,8 +10,8 @@ import { silentLogger } from '../../src/shared/logger.js';
 import { createTrafficLearning, type TrafficLearning } from '../../src/traffic-learning.js';
 import { createJsonlFolder } from '../helpers/jsonl-folder.js';
 import { postChat, startStack, type Stack } from '../helpers/start-stack.js';
+import { TIER_FLEET_BACKENDS, tierFleetTable } from '../helpers/tier-fleet.js';
 
-const FAST = { connect_ms: 1000, ttft_ms: 3000, idle_ms: 3000, total_ms: 10_000 };
 const folder = createJsonlFolder('autotier-learn-');
 const recordsPath = folder.path('learn.jsonl');
 
@@ -23,7 +23,7 @@ describe('classifier.learn through the service', () => {
     const promptTemplate = await readFile(CLASSIFIER_PROMPT_PATH, 'utf8');
     learning = createTrafficLearning({ clock: systemClock, logger: silentLogger, redisUrl: undefined });
     stack = await startStack({
-      backends: ['classifier', 'small', 'medium', 'large', 'huge'].map((id) => ({ id, models: [id] })),
+      backends: TIER_FLEET_BACKENDS,
       classifier: (loaded) => {
         const onLlmDecision = learning.hookFor(loaded, model);
         return createTableClassifier({
@@ -36,34 +36,17 @@ describe('classifier.learn through the service', () => {
           ...(onLlmDecision === undefined ? {} : { onLlmDecision }),
         });
       },
-      table: (urls) => {
-        const deployment = (id: string) => ({
-          id,
-          model: id,
-          base_url: urls[id] ?? '',
-          context_window: 32768,
-        });
-        const tier = (id: string) => ({ group: [id], timeouts: FAST, max_tokens: { cap: 64, default: 16 } });
-        return {
-          deployments: ['classifier', 'small', 'medium', 'large', 'huge'].map(deployment),
-          tiers: {
-            SIMPLE: tier('small'),
-            MODERATE: tier('medium'),
-            COMPLEX: tier('large'),
-            EXPERT: tier('huge'),
-          },
-          // threshold 1: every auto request asks the LLM (and is recorded)
-          classifier: {
-            mode: 'cascade',
-            deployment: 'classifier',
-            gate: 'confidence',
-            threshold: 1,
-            deadline_ms: 2000,
-            cache: { max_entries: 0 },
-            learn: { enabled: true, to: 'file', path: recordsPath, max_records: 2, flush_ms: 3_600_000 },
-          },
-        };
-      },
+      table: (urls) =>
+        // threshold 1: every auto request asks the LLM (and is recorded)
+        tierFleetTable(urls, {
+          mode: 'cascade',
+          deployment: 'classifier',
+          gate: 'confidence',
+          threshold: 1,
+          deadline_ms: 2000,
+          cache: { max_entries: 0 },
+          learn: { enabled: true, to: 'file', path: recordsPath, max_records: 2, flush_ms: 3_600_000 },
+        }),
     });
     stack.sim('classifier').setResponder(() => ({
       content: JSON.stringify({ complexity: 'COMPLEX', reason: 'scripted', needs_vision: false }),

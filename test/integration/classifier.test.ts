@@ -7,8 +7,8 @@ import { systemClock } from '../../src/shared/clock.js';
 import { CLASSIFIER_PROMPT_PATH, DEFAULT_MODEL_PATH } from '../../src/project-paths.js';
 import type { ResponderRequest } from '../../src/sim/index.js';
 import { postChat, startStack, type Stack } from '../helpers/start-stack.js';
+import { TIER_FLEET_BACKENDS, tierFleetTable } from '../helpers/tier-fleet.js';
 
-const FAST = { connect_ms: 1000, ttft_ms: 3000, idle_ms: 3000, total_ms: 10_000 };
 const verdict = (complexity: string): string =>
   JSON.stringify({ complexity, reason: 'scripted', needs_vision: false });
 
@@ -21,7 +21,7 @@ describe('auto requests through the classifier cascade', () => {
     const model = loadLocalModel(DEFAULT_MODEL_PATH);
     const promptTemplate = await readFile(CLASSIFIER_PROMPT_PATH, 'utf8');
     stack = await startStack({
-      backends: ['classifier', 'small', 'medium', 'large', 'huge'].map((id) => ({ id, models: [id] })),
+      backends: TIER_FLEET_BACKENDS,
       classifier: (loaded) =>
         createTableClassifier({
           loaded,
@@ -31,34 +31,17 @@ describe('auto requests through the classifier cascade', () => {
           logger: silentLogger,
           readSecret: () => undefined,
         }),
-      table: (urls) => {
-        const deployment = (id: string) => ({
-          id,
-          model: id,
-          base_url: urls[id] ?? '',
-          context_window: 32768,
-        });
-        const tier = (id: string) => ({ group: [id], timeouts: FAST, max_tokens: { cap: 64, default: 16 } });
-        return {
-          deployments: ['classifier', 'small', 'medium', 'large', 'huge'].map(deployment),
-          tiers: {
-            SIMPLE: tier('small'),
-            MODERATE: tier('medium'),
-            COMPLEX: tier('large'),
-            EXPERT: tier('huge'),
-          },
-          // gate confidence at threshold 1: the learned model is never sure, so every auto request asks the LLM
-          classifier: {
-            mode: 'cascade',
-            deployment: 'classifier',
-            gate: 'confidence',
-            threshold: 1,
-            deadline_ms: 400,
-            circuit_breaker: { failures: 3, open_ms: 60_000 },
-            cache: { max_entries: 0 },
-          },
-        };
-      },
+      table: (urls) =>
+        // gate confidence at threshold 1: the learned model is never sure, so every auto request asks the LLM
+        tierFleetTable(urls, {
+          mode: 'cascade',
+          deployment: 'classifier',
+          gate: 'confidence',
+          threshold: 1,
+          deadline_ms: 400,
+          circuit_breaker: { failures: 3, open_ms: 60_000 },
+          cache: { max_entries: 0 },
+        }),
     });
   });
   afterAll(() => stack.close());
