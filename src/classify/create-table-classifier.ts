@@ -2,6 +2,7 @@ import type { LoadedTable } from '../config/load-routing-table.js';
 import type { Logger } from '../shared/logger.js';
 import type { Clock } from '../shared/clock.js';
 import { TIERS } from '../shared/tier.js';
+import { readDeploymentKey } from '../upstream/deployment-key.js';
 import type { ClassifierConfig } from '../config/routing-table-schema.js';
 import { createCascadeClassifier, type LlmDecisionEvent } from './cascade-classifier.js';
 import type { CascadeCombination, CascadeGate } from './cascade-decision.js';
@@ -92,8 +93,7 @@ export function createTableLlmStage(
   );
   const deployment = config.deployment === undefined ? undefined : byId.get(config.deployment);
   if (deployment === undefined) return undefined;
-  const apiKey =
-    deployment.api_key_env === undefined ? undefined : options.readSecret(deployment.api_key_env);
+  const apiKey = readDeploymentKey(deployment, options.readSecret);
   return createLlmStage({ deployment, systemPrompt, maxTokens: config.max_tokens, apiKey });
 }
 

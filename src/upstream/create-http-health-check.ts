@@ -1,5 +1,6 @@
 import { Agent, request } from 'undici';
 import type { HealthCheck, HealthCheckRequest, HealthCheckResult } from './health-check.js';
+import { readDeploymentKey } from './deployment-key.js';
 import { toProbeRequest } from './to-probe-request.js';
 
 export interface HttpHealthCheckOptions {
@@ -26,8 +27,7 @@ export function createHttpHealthCheck(options: HttpHealthCheckOptions): HealthCh
   const agent = new Agent({ connections: 2, keepAliveTimeout: 10_000 });
 
   async function check(probe: HealthCheckRequest): Promise<HealthCheckResult> {
-    const envName = probe.deployment.api_key_env;
-    const key = envName === undefined ? undefined : options.readSecret(envName);
+    const key = readDeploymentKey(probe.deployment, options.readSecret);
     const target = toProbeRequest(probe.deployment, probe.kind, key);
     const controller = new AbortController();
     let timedOut = false;

@@ -2,6 +2,7 @@ import { Pool } from 'undici';
 import type { DeploymentConfig } from '../config/table-part-schemas.js';
 import type { Clock } from '../shared/clock.js';
 import { startAttempt } from './dispatch-attempt.js';
+import { readDeploymentKey } from './deployment-key.js';
 import type { AttemptRequest, Upstream, UpstreamAttempt } from './upstream.js';
 
 export interface HttpUpstreamOptions {
@@ -46,8 +47,7 @@ export function createHttpUpstream(options: HttpUpstreamOptions): Upstream {
   };
 
   function open(request: AttemptRequest): Promise<UpstreamAttempt> {
-    const envName = request.deployment.api_key_env;
-    const key = envName === undefined ? undefined : options.readSecret(envName);
+    const key = readDeploymentKey(request.deployment, options.readSecret);
     return startAttempt({
       request,
       clock: options.clock,
