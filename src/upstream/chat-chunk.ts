@@ -66,6 +66,19 @@ export function toFinishedIndexes(chunk: ChatChunk): number[] {
   return finished;
 }
 
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const isDelta = (delta: unknown): boolean => delta === undefined || isObject(delta);
+
+/**
+ * True when a parsed event has the shape every reader of a chunk relies on: an object whose `choices`,
+ * if given, is a list of objects, each `delta` (if given) an object. An upstream is not trusted to send
+ * it: `{"choices": [null]}` or a string delta would otherwise throw a TypeError in those readers.
+ */
 export function isChatChunk(value: unknown): value is ChatChunk {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  if (!isObject(value)) return false;
+  const { choices } = value;
+  if (choices === undefined || choices === null) return true;
+  return Array.isArray(choices) && choices.every((choice) => isObject(choice) && isDelta(choice['delta']));
 }

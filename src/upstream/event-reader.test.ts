@@ -57,6 +57,21 @@ describe('the upstream event reader', () => {
     expect(cut.finish()?.code).toBe('UPSTREAM_STREAM_CUT');
   });
 
+  it('calls a chunk malformed when its choices or a delta have the wrong shape (an upstream is not trusted)', () => {
+    for (const chunk of [
+      '{"choices":[null]}',
+      '{"choices":"x"}',
+      '{"choices":[{"delta":"x"}]}',
+      '{"choices":[{"delta":null}]}',
+    ]) {
+      const { events, error } = setup().reader.push(Buffer.from(frame(content('ok')) + `data: ${chunk}\n\n`));
+      expect(events, chunk).toHaveLength(1);
+      expect(error?.code, chunk).toBe('UPSTREAM_MALFORMED');
+    }
+    const fine = setup().reader.push(Buffer.from('data: {"choices":null,"usage":{"prompt_tokens":1}}\n\n'));
+    expect(fine.error).toBeUndefined();
+  });
+
   it('returns the good events with the error of a malformed chunk or an in-stream error', () => {
     const malformed = setup().reader.push(Buffer.from(frame(content('ok')) + 'data: {"choices": [\n\n'));
     expect(malformed.events).toHaveLength(1);

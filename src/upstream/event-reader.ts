@@ -42,7 +42,7 @@ function parseChunk(data: string, source: { deploymentId: string; secrets: reado
   if (!isChatChunk(parsed)) {
     throw new RouterError({
       code: 'UPSTREAM_MALFORMED',
-      message: `${deploymentId}: stream chunk is not an object`,
+      message: `${deploymentId}: stream chunk is not a chat chunk (an object, with a list of choice objects)`,
       retryable: true,
     });
   }
