@@ -97,7 +97,12 @@ export default tseslint.config(
   },
   ...coreFolders.map((folder) => ({
     files: [`src/${folder}/**/*.ts`],
-    ignores: ['src/**/*.test.ts', 'src/state/redis-*.ts', 'src/observe/winston-*.ts'],
+    ignores: [
+      'src/**/*.test.ts',
+      'src/state/redis-*.ts',
+      'src/observe/winston-*.ts',
+      'src/observe/otel-*.ts',
+    ],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -106,6 +111,11 @@ export default tseslint.config(
             {
               group: ['express', 'ioredis', 'winston'],
               message: 'Core folders never import express, ioredis or winston; wire them in main.ts.',
+            },
+            {
+              group: ['@opentelemetry/*'],
+              message:
+                'The core traces through the Span and Tracer of shared/tracing.ts; the OpenTelemetry SDK stays in observe/otel-*.ts, wired in main.ts.',
             },
             noTrainingImports,
           ],

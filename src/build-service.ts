@@ -28,6 +28,7 @@ import {
 } from './shared/clock.js';
 import { createMemoryStateStore } from './state/create-memory-state-store.js';
 import type { StateStore } from './state/state-store.js';
+import type { Tracer } from './shared/tracing.js';
 import { trackStoreCalls } from './state/track-store-calls.js';
 import { createHttpHealthCheck } from './upstream/create-http-health-check.js';
 import { createHttpUpstream } from './upstream/create-http-upstream.js';
@@ -62,6 +63,8 @@ export interface ServiceOptions {
   tokenCounter?: TokenCounter;
   /** Threads that count long prompts, 0 = none (the service's own counter only). @default min(4, cores) */
   countThreads?: number | undefined;
+  /** Spans per request (issue 20); main.ts passes the OpenTelemetry one when OTEL_* asks for it. @default passThroughTracer */
+  tracer?: Tracer | undefined;
 }
 
 export interface Service {
@@ -206,6 +209,7 @@ export function buildService(options: ServiceOptions): Service {
     clock,
     bodyLimits: { bytes: REQUEST_LIMITS.bodyBytes, depth: REQUEST_LIMITS.jsonDepth },
     drain,
+    ...(options.tracer === undefined ? {} : { tracer: options.tracer }),
   });
   const drainService = async (graceMs: number): Promise<void> => {
     const outcome = await drain.drain(graceMs);

@@ -23,6 +23,7 @@ import { createWinstonLogger } from './observe/winston-logger.js';
 import { CLASSIFIER_PROMPT_PATH, DEFAULT_MODEL_PATH } from './project-paths.js';
 import { systemClock } from './shared/clock.js';
 import { startCluster } from './start-cluster.js';
+import { startTracing } from './start-tracing.js';
 import { createTrafficLearning } from './traffic-learning.js';
 import { createMemoryStateStore } from './state/create-memory-state-store.js';
 import { createResilientStore } from './state/create-resilient-store.js';
@@ -39,8 +40,10 @@ export interface RunningAutotier {
   service: Service;
   url: string;
   env: Env;
-  /** Stops reloads and drains the service (see Service.drain). @default graceMs 0 */
+  /** Stops reloads and drains the service (see Service.drain), then flushes the traces. @default graceMs 0 */
   close(graceMs?: number): Promise<void>;
+  /** Exports every span ended so far (nothing to do when tracing is off). */
+  flushTraces(): Promise<void>;
 }
 
 /** Environment and command-line flags, flags winning. */
@@ -174,9 +177,11 @@ export async function startAutotier(options: StartOptions): Promise<RunningAutot
   if (table.table.api_keys.length === 0)
     logger.warn('no API keys configured: open mode, every client is accepted');
   const shared = await createSharedState({ env, table, logger });
+  const tracing = await startTracing({ env, clock: systemClock, logger });
   const service = buildService({
     table,
     logger,
+    tracer: tracing?.tracer,
     readSecret,
     countThreads: env.AUTOTIER_COUNT_THREADS,
     ...shared,
@@ -214,7 +219,10 @@ export async function startAutotier(options: StartOptions): Promise<RunningAutot
       reloader.close();
       await service.drain(graceMs);
       await learning.close();
+      // after the drain, so the spans of the last requests are exported too
+      await tracing?.shutdown();
     },
+    flushTraces: () => tracing?.flush() ?? Promise.resolve(),
   };
 }
 

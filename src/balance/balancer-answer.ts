@@ -118,7 +118,7 @@ export async function openLeg(
   if (skip !== undefined) return { skipped: recordSkip(parts, run, { candidate, reason: skip }) };
   const startedAt = parts.clock.now();
   try {
-    const committed = await callCandidate(parts, run, leg);
+    const committed = await callCandidate(parts, run, { ...leg, continuation: true });
     await recordAnswer(parts, run, { candidate, committed, startedAt, message: 'continued a broken answer' });
     return { leg: { candidate, committed, startedAt } };
   } catch (thrown) {

@@ -1,7 +1,7 @@
 import type { RoutingTable } from '../config/routing-table-schema.js';
 import type { AttemptSummary } from '../observe/request-summary.js';
 import type { Clock, Random, Sleep } from '../shared/clock.js';
-import { isStopped, RouterError } from '../shared/errors.js';
+import { isStopped, RouterError, toRouterError } from '../shared/errors.js';
 import type { Logger } from '../shared/logger.js';
 import type { StateStore } from '../state/state-store.js';
 import type { Upstream, UpstreamEvent } from '../upstream/upstream.js';
@@ -17,6 +17,7 @@ import { toAttemptLimits } from './to-attempt-limits.js';
 import { toCompletionTokens } from './to-completion-tokens.js';
 import type { Candidate } from './to-candidates.js';
 import { toDeadlineError } from './to-deadline-error.js';
+import { failAttemptSpan, startAttemptSpan, traceCommitted } from './trace-attempt.js';
 
 /**
  * The state one balancer shares across requests and one request carries across its attempts, and
@@ -110,30 +111,41 @@ export async function toSkip(
   return quotaSkip;
 }
 
-/** Opens one upstream call with `body` and reads it up to the request's commit point. */
+/**
+ * Opens one upstream call with `body` and reads it up to the request's commit point, in a client span
+ * whose trace headers go with the call (see trace-attempt.ts).
+ */
 export async function callCandidate(
   parts: Parts,
   run: RequestRun,
-  call: { candidate: Candidate; body: string; head?: UpstreamEvent[] },
+  call: { candidate: Candidate; body: string; head?: UpstreamEvent[]; continuation?: boolean },
 ): Promise<CommittedAttempt> {
   const { candidate } = call;
   const { clock } = parts;
   const { request } = run;
   const limits = toAttemptLimits(request.plan.timeouts, { at: run.deadlineAt, now: clock.now() });
   run.calls += 1;
-  await parts.store.addInFlight(candidate.deployment.id, 1);
-  return runAttempt({
-    upstream: parts.upstream,
-    clock,
-    deployment: candidate.deployment,
-    path: request.path,
-    body: call.body,
-    signal: request.signal,
-    limits,
-    requestId: request.requestId,
-    commit: request.commit,
-    ...(call.head === undefined ? {} : { head: call.head }),
-  });
+  const span = startAttemptSpan(run, { candidate, continuation: call.continuation === true });
+  try {
+    await parts.store.addInFlight(candidate.deployment.id, 1);
+    const committed = await runAttempt({
+      upstream: parts.upstream,
+      clock,
+      deployment: candidate.deployment,
+      path: request.path,
+      body: call.body,
+      signal: request.signal,
+      limits,
+      requestId: request.requestId,
+      commit: request.commit,
+      traceHeaders: span.traceHeaders(),
+      ...(call.head === undefined ? {} : { head: call.head }),
+    });
+    return traceCommitted(span, committed, { buffered: request.commit === 'complete' });
+  } catch (error) {
+    failAttemptSpan(span, toRouterError(error));
+    throw error;
+  }
 }
 
 /** Records an attempt (or a skipped candidate) on the run and tells the observer. */

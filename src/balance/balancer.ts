@@ -1,5 +1,6 @@
 import type { DeploymentConfig } from '../config/table-part-schemas.js';
 import type { CancelSignal } from '../shared/cancel-signal.js';
+import type { Span } from '../shared/tracing.js';
 import type { UpstreamEvent } from '../upstream/upstream.js';
 import type { ContinuationRecord } from './relabel-continuation.js';
 import type { AttemptRecord, RoutePlan } from './route-plan.js';
@@ -17,6 +18,8 @@ export interface ExecuteRequest {
   startedAt: number;
   /** Prompt tokens, reserved on deployments with a TPM quota. */
   promptTokens: number;
+  /** The request's span: each upstream call gets a client span under it. @default NO_SPAN */
+  span?: Span;
   /**
    * The upstream body that continues a broken answer on `deployment`: the conversation plus `prefix`
    * as a final assistant message (`continue_final_message`), with max_tokens lowered by the

@@ -20,6 +20,7 @@ import {
 } from './local-classifier.js';
 import type { LlmVerdict } from './parse-classifier-reply.js';
 import type { CancelSignal } from '../shared/cancel-signal.js';
+import { NO_SPAN, type Span } from '../shared/tracing.js';
 
 export interface CascadeOptions {
   mode: 'local' | 'cascade' | 'llm';
@@ -62,18 +63,58 @@ async function askWithDeadline(
     input: ReturnType<typeof toClassifyInput>;
     deadlineMs: number;
     signal: CancelSignal | undefined;
+    span: Span;
   },
 ): Promise<LlmOutcome> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), request.deadlineMs);
   const onAbort = (): void => controller.abort();
   request.signal?.addEventListener('abort', onAbort, { once: true });
+  const span = request.span.child('autotier.classify.llm', {
+    kind: 'client',
+    attributes: {
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.request.model': stage.target?.model,
+      'autotier.deployment': stage.target?.deploymentId,
+    },
+  });
   try {
-    return await stage.ask(request.input, controller.signal);
+    const headers = span.traceHeaders();
+    const outcome = await stage.ask(
+      request.input,
+      controller.signal,
+      headers['traceparent'] === undefined ? undefined : headers,
+    );
+    if (span.recording) traceLlmOutcome(span, outcome);
+    return outcome;
   } finally {
+    span.end();
     clearTimeout(timer);
     request.signal?.removeEventListener('abort', onAbort);
   }
+}
+
+/** The LLM stage's verdict on its span; a failure by kind only (its text may quote the server). */
+function traceLlmOutcome(span: Span, outcome: LlmOutcome): void {
+  span.setAttributes({
+    'autotier.classify.tokens': outcome.tokens,
+    'autotier.complexity': outcome.ok ? outcome.verdict.complexity : undefined,
+  });
+  if (!outcome.ok) span.fail({ code: outcome.problem === 'deadline' ? 'CLASSIFIER_DEADLINE' : 'CLASSIFIER_FAILED' });
+}
+
+/** Ends the local stage's span (heuristics and the learned model) with its decision. */
+function endLocalSpan(span: Span, local: LocalClassification): void {
+  if (span.recording)
+    span.setAttributes({
+      'autotier.complexity': local.tier,
+      'autotier.cause': local.cause,
+      'autotier.confidence': local.confidence,
+      'autotier.signals': local.signals.length === 0 ? undefined : local.signals,
+      'autotier.classify.heuristic_ms': local.stageLatencyMs.heuristic,
+      'autotier.classify.learned_ms': local.stageLatencyMs.learned,
+    });
+  span.end();
 }
 
 /**
@@ -122,13 +163,23 @@ export function createCascadeClassifier(options: CascadeOptions): Classifier {
     };
   };
 
-  async function classify(request: ClassifyRequest, signal?: CancelSignal): Promise<ClassificationDecision> {
+  async function classify(
+    request: ClassifyRequest,
+    signal?: CancelSignal,
+    span: Span = NO_SPAN,
+  ): Promise<ClassificationDecision> {
     const input = toClassifyInput(request);
     const key = toCacheKey(input);
+    const lookup = span.child('autotier.classify.cache');
     const cached = options.cache.get(key);
+    if (lookup.recording)
+      lookup.setAttributes({ 'autotier.cache.hit': cached !== undefined, 'autotier.cause': cached?.cause });
+    lookup.end();
     if (cached !== undefined)
       return Object.assign({}, cached, { cause: 'cache' as const, llmCalled: false, stageLatencyMs: {} });
+    const localSpan = span.child('autotier.classify.local');
     const local = options.local.classifyInput(input);
+    endLocalSpan(localSpan, local);
     const wantsLlm =
       options.mode === 'llm' ||
       (options.mode === 'cascade' && shouldAskLlm(local, gate, options.combination.calibration));
@@ -138,7 +189,12 @@ export function createCascadeClassifier(options: CascadeOptions): Classifier {
     else if (!options.breaker.allow()) decision = fallback(local, 'circuit open', NOT_CALLED);
     else {
       const started = options.now();
-      const outcome = await askWithDeadline(options.llm, { input, deadlineMs: options.deadlineMs, signal });
+      const outcome = await askWithDeadline(options.llm, {
+        input,
+        deadlineMs: options.deadlineMs,
+        signal,
+        span,
+      });
       const llmMs = options.now() - started;
       if (outcome.ok) options.breaker.succeed();
       else if (signal?.aborted !== true) {

@@ -1,6 +1,7 @@
 import type { ChatMessage } from '../shared/chat.js';
 import type { Tier } from '../shared/tier.js';
 import type { CancelSignal } from '../shared/cancel-signal.js';
+import type { Span } from '../shared/tracing.js';
 
 /** Which stage decided a request's complexity. */
 export type ClassifierCause = 'heuristic' | 'learned' | 'llm' | 'cache' | 'fallback';
@@ -42,5 +43,6 @@ export interface ClassificationDecision {
 }
 
 export interface Classifier {
-  classify(request: ClassifyRequest, signal?: CancelSignal): Promise<ClassificationDecision>;
+  /** `span`: the request's classification span; each stage that runs gets a child span. */
+  classify(request: ClassifyRequest, signal?: CancelSignal, span?: Span): Promise<ClassificationDecision>;
 }

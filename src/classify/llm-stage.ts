@@ -21,8 +21,17 @@ export type LlmOutcome = ({ ok: true; verdict: LlmVerdict } | { ok: false; probl
 };
 
 export interface LlmStage {
-  /** Asks the classifier model; never throws: failures come back as `{ ok: false }`. */
-  ask(input: ClassifyInput, signal: AbortSignal): Promise<LlmOutcome>;
+  /**
+   * Asks the classifier model; never throws: failures come back as `{ ok: false }`. `traceHeaders`:
+   * the W3C headers of the call's span, sent with it.
+   */
+  ask(
+    input: ClassifyInput,
+    signal: AbortSignal,
+    traceHeaders?: Readonly<Record<string, string>>,
+  ): Promise<LlmOutcome>;
+  /** The classifier deployment, named in the stage's span. */
+  readonly target?: { deploymentId: string; model: string };
 }
 
 /** Longest classifier reply parsed, characters. */
@@ -64,7 +73,8 @@ export function createLlmStage(options: LlmStageOptions): LlmStage {
     maxRetries: 0,
   });
   return {
-    async ask(input, signal) {
+    target: { deploymentId: deployment.id, model: deployment.model },
+    async ask(input, signal, traceHeaders) {
       const userMessage = toClassifierUserMessage(input);
       const body = {
         model: deployment.model,
@@ -88,7 +98,10 @@ export function createLlmStage(options: LlmStageOptions): LlmStage {
         (options.systemPrompt.length + userMessage.length) / CHARACTERS_PER_TOKEN,
       );
       try {
-        const completion = await client.chat.completions.create(body, { signal });
+        const completion = await client.chat.completions.create(
+          body,
+          traceHeaders === undefined ? { signal } : { signal, headers: { ...traceHeaders } },
+        );
         const content = completion.choices[0]?.message.content ?? '';
         const tokens =
           completion.usage?.total_tokens ?? promptEstimate + Math.ceil(content.length / CHARACTERS_PER_TOKEN);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { otelEnvShape } from './otel-env.js';
 
 /** Environment variables autotier reads, validated once at start. */
 export const envSchema = z.object({
@@ -18,6 +19,8 @@ export const envSchema = z.object({
    * Kubernetes' terminationGracePeriodSeconds a few seconds above it. @default 30000
    */
   AUTOTIER_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
+  /** OpenTelemetry tracing: the standard OTEL_* variables (see otel-env.ts). */
+  ...otelEnvShape,
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -2,8 +2,10 @@ import { applyTableRules, toExactRule } from '../classify/apply-table-rules.js';
 import type { ClassificationDecision, Classifier, ClassifyRequest } from '../classify/decision.js';
 import { matchTableRules, type TableRule } from '../classify/table-rules.js';
 import type { RuleRecord } from '../policy/plan-route.js';
+import { toRuleLabel } from './route-headers.js';
 import type { CancelSignal } from '../shared/cancel-signal.js';
 import type { Tier } from '../shared/tier.js';
+import { inSpan, NO_SPAN, type Span } from '../shared/tracing.js';
 
 export interface RuledClassification {
   /** The classifier's decision; undefined when an exact table rule decided. */
@@ -22,6 +24,8 @@ export interface ClassifyWithRulesInput {
   tableRules: readonly TableRule[];
   request: ClassifyRequest;
   signal: CancelSignal;
+  /** The request's span: classification gets an `autotier.classify` span under it. */
+  span?: Span | undefined;
 }
 
 /**
@@ -29,16 +33,23 @@ export interface ClassifyWithRulesInput {
  * matches spares the classifier (and its LLM call); otherwise the classifier decides and the highest
  * matching `min_tier` raises its tier.
  */
-export async function classifyWithRules(input: ClassifyWithRulesInput): Promise<RuledClassification> {
-  const { matched } = await matchTableRules(input.tableRules, input.request.messages);
-  const exact = toExactRule(matched);
-  const classification =
-    exact === undefined ? await input.classifier.classify(input.request, input.signal) : undefined;
-  const applied = applyTableRules({ matched, classified: classification?.tier ?? 'EXPERT' });
-  return {
-    classification,
-    ruleTier: exact?.effect.tier,
-    tier: applied.tier,
-    rules: applied.records,
-  };
+export function classifyWithRules(input: ClassifyWithRulesInput): Promise<RuledClassification> {
+  return inSpan(input.span ?? NO_SPAN, 'autotier.classify', async (span) => {
+    const { matched } = await matchTableRules(input.tableRules, input.request.messages);
+    const exact = toExactRule(matched);
+    const classification =
+      exact === undefined ? await input.classifier.classify(input.request, input.signal, span) : undefined;
+    const applied = applyTableRules({ matched, classified: classification?.tier ?? 'EXPERT' });
+    if (span.recording)
+      span.setAttributes({
+        'autotier.complexity': classification?.tier ?? exact?.effect.tier,
+        'autotier.cause': classification?.cause ?? 'rule',
+        'autotier.confidence': classification?.confidence,
+        'autotier.classify.llm_called': classification?.llmCalled ?? false,
+        'autotier.signals': classification?.signals,
+        'autotier.tier': applied.tier,
+        'autotier.rules': applied.records.length === 0 ? undefined : applied.records.map(toRuleLabel),
+      });
+    return { classification, ruleTier: exact?.effect.tier, tier: applied.tier, rules: applied.records };
+  });
 }

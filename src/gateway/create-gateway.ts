@@ -33,9 +33,11 @@ import { decideRoute, type RouteDecision, type RouteHints } from './decide-route
 import { toCompletionDecision } from './completion-route.js';
 import { toContinuationBodyMaker } from './continuation-body.js';
 import { createRequestTracker } from './request-tracker.js';
+import { toRequestAttributes } from './request-span-attributes.js';
 import { respondRouted } from './respond-routed.js';
 import { shapeUpstreamBody } from './shape-body.js';
 import type { CancelSignal } from '../shared/cancel-signal.js';
+import type { Span } from '../shared/tracing.js';
 
 export interface RequestContext {
   requestId: string;
@@ -49,6 +51,8 @@ export interface RequestContext {
   hints: RouteHints;
   /** `Authorization` and `x-api-key` headers. */
   credentials: { authorization?: string | undefined; apiKey?: string | undefined };
+  /** The request's span (issue 20); the routing work hangs its spans under it. @default NO_SPAN */
+  trace?: Span | undefined;
 }
 
 export type GatewayResponse =
@@ -158,6 +162,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         maxTokens: request.max_tokens ?? request.max_completion_tokens ?? undefined,
       },
       signal: context.signal,
+      ...(context.trace === undefined ? {} : { span: context.trace }),
     });
   }
 
@@ -205,12 +210,15 @@ export function createGateway(options: GatewayOptions): Gateway {
       http: context.http,
       stream,
       startedAt: context.receivedAt,
+      span: context.trace,
     });
     try {
       const loaded = options.table();
       const key = authenticate(keyIndex(loaded), context.credentials);
       tracker.setKey(key?.name);
       const request = endpoint.parse(body);
+      if (context.trace?.recording === true)
+        context.trace.setAttributes(toRequestAttributes(endpoint.path, request));
       if (loaded.table.log_content) tracker.setPrompt(endpoint.toPrompt(request));
       if (key !== undefined) await limiter.admitRequest(key);
       const decision = await endpoint.decide(request, { context, loaded, key });

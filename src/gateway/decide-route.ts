@@ -20,7 +20,9 @@ import { RouterError } from '../shared/errors.js';
 import { isTier, maxTier, TIERS, toTierFromRank, toTierRank, type Tier } from '../shared/tier.js';
 import type { StateStore } from '../state/state-store.js';
 import type { CancelSignal } from '../shared/cancel-signal.js';
+import { inSpan, NO_SPAN, type Span } from '../shared/tracing.js';
 import { classifyWithRules } from './classify-with-rules.js';
+import { toRuleLabel } from './route-headers.js';
 
 /** Everything decided before the first upstream call; /v1/route returns it as is. */
 export interface RouteDecision {
@@ -77,6 +79,8 @@ export interface DecideInput {
   /** The API key's allowed tiers and models; undefined = all. */
   allowed?: KeyAccess | undefined;
   signal: CancelSignal;
+  /** The request's span: classification and the tier policy get spans under it. */
+  span?: Span | undefined;
 }
 
 const TIER_ALIAS = /^tier:(.+)$/i;
@@ -329,33 +333,46 @@ export async function decideRoute(input: DecideInput): Promise<RouteDecision> {
           tableRules: input.tableRules ?? [],
           request: classifyRequest,
           signal: input.signal,
+          span: input.span,
         })
       : undefined;
   const classification = auto?.classification;
   const asked = target.tier ?? auto?.tier ?? 'EXPERT';
   const rules = [...target.rules, ...(auto?.rules ?? [])];
-  const tier = capToKey(input, await applyFloors(input, asked, rules), rules);
-  const needsVision =
-    request.messages.some((message) => countImageParts(message.content) > 0) ||
-    (classification?.needsVision ?? false);
-  const availability = toAvailabilityState({ table, checker: input.checker, now: input.now });
-  const planned = planRoute({
-    table,
-    tier,
-    promptTokens,
-    promptTokensOf: (deployment) => toDeploymentTokens(count, deployment),
-    requestedMaxTokens: request.maxTokens,
-    needsVision,
-    ...availability,
+  const { tier, planned } = await inSpan(input.span ?? NO_SPAN, 'autotier.policy', async (span) => {
+    const tier = capToKey(input, await applyFloors(input, asked, rules), rules);
+    const needsVision =
+      request.messages.some((message) => countImageParts(message.content) > 0) ||
+      (classification?.needsVision ?? false);
+    const availability = toAvailabilityState({ table, checker: input.checker, now: input.now });
+    const planned = planRoute({
+      table,
+      tier,
+      promptTokens,
+      promptTokensOf: (deployment) => toDeploymentTokens(count, deployment),
+      requestedMaxTokens: request.maxTokens,
+      needsVision,
+      ...availability,
+    });
+    const plannedTier = planned.plan.tier;
+    if (plannedTier !== 'AUTOCOMPLETE' && !allowsTier(input.allowed, plannedTier)) {
+      const why = planned.rules.map((rule) => rule.rule).join(', ');
+      throw toForbidden(
+        `the request needs tier ${plannedTier} (${why}), which key ${input.allowed?.keyName ?? ''} may not use`,
+        'messages',
+      );
+    }
+    if (span.recording)
+      span.setAttributes({
+        'autotier.requested_tier': asked,
+        'autotier.tier': planned.plan.tier,
+        'autotier.rules': [...rules, ...planned.rules].map(toRuleLabel),
+        'autotier.group': planned.plan.group.map((deployment) => deployment.id),
+        'autotier.fallback_chain': planned.plan.fallback.map((deployment) => deployment.id),
+        'autotier.max_tokens': planned.maxTokens,
+      });
+    return { tier, planned };
   });
-  const plannedTier = planned.plan.tier;
-  if (plannedTier !== 'AUTOCOMPLETE' && !allowsTier(input.allowed, plannedTier)) {
-    const why = planned.rules.map((rule) => rule.rule).join(', ');
-    throw toForbidden(
-      `the request needs tier ${plannedTier} (${why}), which key ${input.allowed?.keyName ?? ''} may not use`,
-      'messages',
-    );
-  }
   return {
     complexity: classification?.tier ?? auto?.ruleTier ?? target.tier,
     cause: classification?.cause ?? (auto?.ruleTier === undefined ? 'override' : 'rule'),

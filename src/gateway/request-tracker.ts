@@ -7,8 +7,10 @@ import {
 } from '../observe/request-summary.js';
 import type { Clock } from '../shared/clock.js';
 import { toRouterError } from '../shared/errors.js';
+import type { Span } from '../shared/tracing.js';
 import type { Usage } from '../upstream/chat-chunk.js';
 import type { RouteDecision } from './decide-route.js';
+import { toOutcomeAttributes } from './request-span-attributes.js';
 import { toRuleLabel } from './route-headers.js';
 
 /** What the end of a response knows about tokens. */
@@ -56,6 +58,8 @@ export function createRequestTracker(options: {
   http: { method: string; path: string };
   stream: boolean;
   startedAt: number;
+  /** The request's span: the outcome's attributes are set on it at the end. */
+  span?: Span | undefined;
 }): RequestTracker {
   let keyName: string | undefined;
   let decision: RouteDecision | undefined;
@@ -75,7 +79,7 @@ export function createRequestTracker(options: {
       const error = end.error === undefined ? undefined : toRouterError(end.error);
       // No decision means autotier answered before routing (bad body, key, limit, context length).
       const outcome = decision === undefined ? 'rejected' : 'routed';
-      options.observer.onRequest({
+      const summary: RequestSummary = {
         requestId: options.requestId,
         keyName,
         endpoint: options.endpoint,
@@ -103,7 +107,13 @@ export function createRequestTracker(options: {
         ...toTokens(end),
         endedAt: options.clock.now(),
         ...(prompt === undefined ? {} : { content: { prompt, completion: end.completionText ?? '' } }),
-      });
+      };
+      options.observer.onRequest(summary);
+      const { span } = options;
+      if (span?.recording !== true) return;
+      span.setAttributes(toOutcomeAttributes({ summary, result, usage: end.usage }));
+      // a stream that broke after its 200: the failure is in-band, the span says it
+      if (error !== undefined && end.status === 200) span.fail(error);
     },
   };
 }

@@ -49,6 +49,7 @@ export async function respondRouted(routed: RoutedRequest): Promise<GatewayRespo
       commit: routed.stream ? 'first_content' : 'complete',
       startedAt: context.receivedAt,
       promptTokens: decision.promptTokens,
+      ...(context.trace === undefined ? {} : { span: context.trace }),
       ...(routed.toContinuationBody === undefined ? {} : { toContinuationBody: routed.toContinuationBody }),
     });
   } catch (error) {

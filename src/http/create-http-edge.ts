@@ -4,9 +4,11 @@ import type { RequestContext } from '../gateway/create-gateway.js';
 import { toLoggedPath, toRejectedSummary, type RequestObserver } from '../observe/request-summary.js';
 import type { Clock } from '../shared/clock.js';
 import { RouterError, toRouterError } from '../shared/errors.js';
+import { passThroughTracer, type Tracer } from '../shared/tracing.js';
 import { toShuttingDownError, type DrainGate } from './drain.js';
 import { readJsonBody, type BodyLimits } from './read-body.js';
 import { toRequestContext } from './request-context.js';
+import { endSpanWithResponse, failRequestSpan, startRequestSpan } from './request-span.js';
 import { createRouteIndex, type Route, type RouteMatch } from './route.js';
 import { writeAnswer } from './write-answer.js';
 import { writeError } from './write-error.js';
@@ -22,6 +24,8 @@ export interface HttpEdgeOptions {
   bodyLimits: BodyLimits;
   /** The service's drain: requests are counted, refused while it runs, and stopped when its grace ends. */
   drain?: DrainGate;
+  /** One server span per request (issue 20). @default passThroughTracer (records nothing) */
+  tracer?: Tracer;
 }
 
 function toPath(url: string | undefined): string {
@@ -75,6 +79,7 @@ function closeWhenDraining(drain: DrainGate | undefined, response: ServerRespons
 export function createHttpEdge(options: HttpEdgeOptions): RequestListener {
   const { clock, observer, drain } = options;
   const match = createRouteIndex(options.routes);
+  const tracer = options.tracer ?? passThroughTracer;
   const report = (rejected: {
     context: RequestContext;
     found: RouteMatch;
@@ -99,12 +104,17 @@ export function createHttpEdge(options: HttpEdgeOptions): RequestListener {
 
   async function serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
     if (drain !== undefined) trackResponse(drain, request, response);
+    const path = toPath(request.url);
+    const method = request.method ?? 'GET';
+    const found = match(method, path);
+    const trace = startRequestSpan(tracer, request, { method, path, found });
+    endSpanWithResponse(trace, response);
     const { context, detach } = toRequestContext(request, response, {
       clock,
-      path: toPath(request.url),
+      path,
       stop: drain?.signal,
+      trace,
     });
-    const found = match(context.http.method, context.http.path);
     let key: ApiKeyConfig | undefined;
     let reportedByHandler = false;
     /** Internal detail in errors: for an admin key, or anyone in open mode; never before the key is known. */
@@ -127,6 +137,7 @@ export function createHttpEdge(options: HttpEdgeOptions): RequestListener {
       await writeAnswer(response, answer, context.signal);
     } catch (thrown) {
       const error = toRouterError(thrown);
+      failRequestSpan(trace, error);
       closeWhenDraining(drain, response);
       writeError(response, { error, requestId: context.requestId, allow: found.allow, revealInternal });
       if (!reportedByHandler) report({ context, found, key, error });

@@ -4,6 +4,7 @@ import type { RequestContext } from '../gateway/create-gateway.js';
 import type { Clock } from '../shared/clock.js';
 import { createCancelController, type CancelSignal } from '../shared/cancel-signal.js';
 import { RouterError } from '../shared/errors.js';
+import type { Span } from '../shared/tracing.js';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
@@ -27,7 +28,7 @@ export function header(request: IncomingMessage, name: string): string | undefin
 export function toRequestContext(
   request: IncomingMessage,
   response: ServerResponse,
-  input: { clock: Clock; path: string; stop?: CancelSignal | undefined },
+  input: { clock: Clock; path: string; stop?: CancelSignal | undefined; trace?: Span | undefined },
 ): { context: RequestContext; detach: () => void } {
   const controller = createCancelController();
   const onClose = (): void => {
@@ -41,6 +42,7 @@ export function toRequestContext(
   else stop?.addEventListener('abort', onStop);
   const requestId = toRequestId(request.headers['x-request-id']);
   response.setHeader('x-request-id', requestId);
+  if (input.trace?.recording === true) input.trace.setAttributes({ 'autotier.request_id': requestId });
   return {
     context: {
       requestId,
@@ -49,6 +51,7 @@ export function toRequestContext(
       http: { method: request.method ?? 'GET', path: input.path },
       hints: { minTier: header(request, 'x-autotier-min-tier'), sessionKey: header(request, 'x-session-id') },
       credentials: { authorization: header(request, 'authorization'), apiKey: header(request, 'x-api-key') },
+      ...(input.trace === undefined ? {} : { trace: input.trace }),
     },
     detach: () => {
       response.off('close', onClose);

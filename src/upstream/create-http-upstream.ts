@@ -43,6 +43,11 @@ export function createHttpUpstream(options: HttpUpstreamOptions): Upstream {
       'x-request-id': request.requestId,
     };
     if (key !== undefined) headers['authorization'] = `Bearer ${key}`;
+    const trace = request.traceHeaders;
+    if (trace !== undefined) {
+      if (trace['traceparent'] !== undefined) headers['traceparent'] = trace['traceparent'];
+      if (trace['tracestate'] !== undefined) headers['tracestate'] = trace['tracestate'];
+    }
     return headers;
   };
 

@@ -23,6 +23,11 @@ export interface AttemptRequest {
   signal: CancelSignal;
   limits: AttemptLimits;
   requestId: string;
+  /**
+   * W3C trace headers (`traceparent`, `tracestate`) sent with the call: the attempt span's when
+   * tracing is on, the client's own when it is off; absent or empty when there is none.
+   */
+  traceHeaders?: Readonly<Record<string, string>>;
 }
 
 /** One server-sent event of an upstream stream: its raw JSON text and the parsed chunk. */
