@@ -100,7 +100,8 @@ function traceLlmOutcome(span: Span, outcome: LlmOutcome): void {
     'autotier.classify.tokens': outcome.tokens,
     'autotier.complexity': outcome.ok ? outcome.verdict.complexity : undefined,
   });
-  if (!outcome.ok) span.fail({ code: outcome.problem === 'deadline' ? 'CLASSIFIER_DEADLINE' : 'CLASSIFIER_FAILED' });
+  if (!outcome.ok)
+    span.fail({ code: outcome.problem === 'deadline' ? 'CLASSIFIER_DEADLINE' : 'CLASSIFIER_FAILED' });
 }
 
 /** Ends the local stage's span (heuristics and the learned model) with its decision. */

@@ -15,7 +15,10 @@ const numberOr = (value: unknown): number | undefined => (typeof value === 'numb
  * What the client asked for, as sent: `gen_ai.request.*`. Reads the parsed body's usual fields by
  * type, so any routed endpoint's request fits.
  */
-export function toRequestAttributes(path: string, request: Readonly<Record<string, unknown>>): SpanAttributes {
+export function toRequestAttributes(
+  path: string,
+  request: Readonly<Record<string, unknown>>,
+): SpanAttributes {
   return {
     'gen_ai.operation.name': toGenAiOperation(path),
     'gen_ai.request.model': typeof request['model'] === 'string' ? request['model'] : undefined,
@@ -38,7 +41,8 @@ export function toOutcomeAttributes(input: {
 }): SpanAttributes {
   const { summary, result, usage } = input;
   return {
-    'gen_ai.response.model': result === undefined ? undefined : (result.head[0]?.chunk.model ?? result.deployment.model),
+    'gen_ai.response.model':
+      result === undefined ? undefined : (result.head[0]?.chunk.model ?? result.deployment.model),
     'gen_ai.usage.input_tokens': usage?.prompt_tokens,
     'gen_ai.usage.output_tokens': usage?.completion_tokens ?? summary.completionTokens,
     'autotier.tokens': summary.tokenStatus,

@@ -6,7 +6,17 @@ import { header } from './request-context.js';
 import type { RouteMatch } from './route.js';
 
 /** Methods named as they are in `http.request.method`; any other is `_OTHER` (HTTP semantic conventions). */
-const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'CONNECT', 'TRACE']);
+const KNOWN_METHODS = new Set([
+  'GET',
+  'HEAD',
+  'POST',
+  'PUT',
+  'DELETE',
+  'PATCH',
+  'OPTIONS',
+  'CONNECT',
+  'TRACE',
+]);
 
 /**
  * The server span of one request (issue 20): named `POST /v1/chat/completions` after the declared

@@ -28,7 +28,13 @@ import type { SamplerName, TracingSettings } from '../config/tracing-settings.js
 import type { Clock } from '../shared/clock.js';
 import type { Logger } from '../shared/logger.js';
 import { parseTraceparent, parseTracestate, toTraceparent } from '../shared/trace-context.js';
-import type { Span, SpanAttributes, SpanKind as AutotierSpanKind, SpanOptions, Tracer } from '../shared/tracing.js';
+import type {
+  Span,
+  SpanAttributes,
+  SpanKind as AutotierSpanKind,
+  SpanOptions,
+  Tracer,
+} from '../shared/tracing.js';
 
 /**
  * Limits on what one span keeps: attribute values are cut at this many characters (a model name or
@@ -170,7 +176,10 @@ function wrapSpan(parts: SpanParts, span: OtelSpan): Span {
   };
 }
 
-function startSpan(parts: SpanParts, input: { name: string; options?: SpanOptions | undefined; parent: Context }): Span {
+function startSpan(
+  parts: SpanParts,
+  input: { name: string; options?: SpanOptions | undefined; parent: Context },
+): Span {
   const { options } = input;
   const span = parts.tracer.startSpan(
     input.name,
@@ -225,7 +234,10 @@ export function createOtelTracing(options: OtelTracerOptions): OtelTracing {
               });
         return startSpan(parts, {
           name,
-          options: { kind: 'server', ...(input.attributes === undefined ? {} : { attributes: input.attributes }) },
+          options: {
+            kind: 'server',
+            ...(input.attributes === undefined ? {} : { attributes: input.attributes }),
+          },
           parent: context,
         });
       },
