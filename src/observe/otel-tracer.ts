@@ -60,9 +60,9 @@ export interface OtelTracerOptions {
 /** The OpenTelemetry tracer and its provider's life cycle. */
 export interface OtelTracing {
   tracer: Tracer;
-  /** Exports every ended span now (tests, and before a drain's end). */
+  /** Exports every ended span now; resolves even when the export fails (that is logged). */
   flush(): Promise<void>;
-  /** Flushes, then stops exporting (once; on shutdown). */
+  /** Flushes, then stops exporting (once; on shutdown); resolves even when the export fails. */
   shutdown(): Promise<void>;
 }
 
@@ -242,7 +242,8 @@ export function createOtelTracing(options: OtelTracerOptions): OtelTracing {
         });
       },
     },
-    flush: () => provider.forceFlush(),
-    shutdown: () => (shutdown ??= provider.shutdown()),
+    // a failed export rejects these; it is logged once by watchExports and never fails a drain
+    flush: () => provider.forceFlush().catch(() => undefined),
+    shutdown: () => (shutdown ??= provider.shutdown().catch(() => undefined)),
   };
 }

@@ -43,7 +43,7 @@ function readFields(buffer: Buffer): Field[] {
 }
 
 const bytesOf = (field: Field): Buffer => field.value as Buffer;
-const numberOf = (field: Field): number => Number(field.value as bigint);
+const numberOf = (field: Field): number => Number(field.value);
 
 function readAnyValue(buffer: Buffer): unknown {
   for (const field of readFields(buffer)) {
