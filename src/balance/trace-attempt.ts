@@ -65,10 +65,12 @@ export function startAttemptSpan(
   call: { candidate: Candidate; continuation: boolean },
 ): Span {
   const parent = run.request.span ?? NO_SPAN;
+  // unrecorded: still a child, so an unsampled trace goes upstream with the call's own span id
+  if (!parent.recording) return parent.child('attempt');
   const operation = toGenAiOperation(run.request.path);
   return parent.child(`${operation} ${call.candidate.deployment.model}`, {
     kind: 'client',
-    ...(parent.recording ? { attributes: toAttemptAttributes(run, call) } : {}),
+    attributes: toAttemptAttributes(run, call),
   });
 }
 

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toLoggedPath } from '../observe/request-summary.js';
 import type { RouterError } from '../shared/errors.js';
-import type { Span, Tracer } from '../shared/tracing.js';
+import { NO_SPAN, type Span, type Tracer } from '../shared/tracing.js';
 import { header } from './request-context.js';
 import type { RouteMatch } from './route.js';
 
@@ -18,27 +18,34 @@ const KNOWN_METHODS = new Set([
   'TRACE',
 ]);
 
+/** Probes and scrapes, which would fill a trace store with spans nobody reads: never traced. */
+const UNTRACED = new Set(['health', 'ready', 'metrics']);
+
 /**
  * The server span of one request (issue 20): named `POST /v1/chat/completions` after the declared
  * route (the method alone for a path no route has), a child of the client's valid `traceparent`.
+ * Its attributes are made only when it records.
  */
 export function startRequestSpan(
   tracer: Tracer,
   request: IncomingMessage,
   input: { method: string; path: string; found: RouteMatch },
 ): Span {
+  if (UNTRACED.has(input.found.endpoint)) return NO_SPAN;
   const method = KNOWN_METHODS.has(input.method) ? input.method : '_OTHER';
   const route = input.found.route?.path;
-  return tracer.startRequest(route === undefined ? method : `${method} ${route}`, {
+  const span = tracer.startRequest(route === undefined ? method : `${method} ${route}`, {
     incoming: { traceparent: header(request, 'traceparent'), tracestate: header(request, 'tracestate') },
-    attributes: {
+  });
+  if (span.recording)
+    span.setAttributes({
       'http.request.method': method,
       'http.route': route,
       'url.path': toLoggedPath(input.path),
       'url.scheme': 'http',
       'autotier.endpoint': input.found.endpoint,
-    },
-  });
+    });
+  return span;
 }
 
 /** Ends the request's span when its response closed, with the status sent (a cut stream counts as sent). */

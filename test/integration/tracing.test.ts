@@ -391,6 +391,10 @@ describe('OpenTelemetry tracing, exported as OTLP/protobuf to a real receiver', 
   });
 
   it('marks a rejected request: the 401 has its code on the span, status left unset (a client mistake)', async () => {
+    // probes are never traced
+    const health = await fetch(`${app.url}/health`, { headers: { traceparent: CLIENT_TRACEPARENT } });
+    expect(health.status).toBe(200);
+    await health.text();
     const response = await fetch(`${app.url}/v1/chat/completions`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: 'Bearer sk-wrong-key-123' },
@@ -405,6 +409,7 @@ describe('OpenTelemetry tracing, exported as OTLP/protobuf to a real receiver', 
     });
     expect(server.status.code).toBe(0);
     expect(JSON.stringify(server.attributes)).not.toContain('sk-wrong-key-123');
+    expect(receiver.spans.some((span) => span.name.includes('/health'))).toBe(false);
   });
 });
 
