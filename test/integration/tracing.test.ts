@@ -32,19 +32,23 @@ interface Seen {
   tracestate: string | undefined;
 }
 
-/** The fleet: the classifier model, `a` (the group) and `b` (the fallback chain of every tier). */
+/**
+ * The fleet: the classifier model, `a` (the group of SIMPLE..COMPLEX), `c` (EXPERT's group, broken by
+ * the continuation test alone) and `b` (every tier's fallback chain).
+ */
 async function startFleet(): Promise<{
   fleet: SimFleet;
   seen: Record<string, Seen[]>;
   control: { failA: boolean };
 }> {
   const control = { failA: false };
-  const seen: Record<string, Seen[]> = { classifier: [], a: [], b: [] };
+  const seen: Record<string, Seen[]> = { classifier: [], a: [], b: [], c: [] };
   const fleet = await createSimulatedFleet({
     backends: [
       { id: 'classifier', models: ['classifier-model'] },
       { id: 'a', models: ['model-a'] },
       { id: 'b', models: ['model-b'] },
+      { id: 'c', models: ['model-c'] },
     ],
   });
   for (const id of Object.keys(seen))
@@ -71,6 +75,7 @@ async function writeTable(fleet: SimFleet): Promise<{ path: string; folder: stri
     base_url: fleet.byId(id).baseUrl,
     context_window: 32768,
     api_key_env: 'TRACING_TEST_DEPLOYMENT_KEY',
+    continuation: true,
   });
   const tier = {
     group: ['a'],
@@ -83,8 +88,9 @@ async function writeTable(fleet: SimFleet): Promise<{ path: string; folder: stri
       deployment('classifier', 'classifier-model'),
       deployment('a', 'model-a'),
       deployment('b', 'model-b'),
+      deployment('c', 'model-c'),
     ],
-    tiers: { SIMPLE: tier, MODERATE: tier, COMPLEX: tier, EXPERT: tier },
+    tiers: { SIMPLE: tier, MODERATE: tier, COMPLEX: tier, EXPERT: { ...tier, group: ['c'] } },
     classifier: {
       mode: 'cascade',
       deployment: 'classifier',
@@ -410,6 +416,46 @@ describe('OpenTelemetry tracing, exported as OTLP/protobuf to a real receiver', 
     expect(server.status.code).toBe(0);
     expect(JSON.stringify(server.attributes)).not.toContain('sk-wrong-key-123');
     expect(receiver.spans.some((span) => span.name.includes('/health'))).toBe(false);
+  });
+
+  it('continues a stream cut mid-way on the fallback: the cut attempt fails, the continuation leg ends with the stream', async () => {
+    clearSeen();
+    fleet.byId('c').setFault({ name: 'cut_mid_stream', params: { after: 5 } });
+    const response = await post(
+      app.url,
+      {
+        model: 'tier:EXPERT',
+        messages: [{ role: 'user', content: PROMPT }],
+        stream: true,
+        stream_options: { include_usage: true },
+        max_tokens: 16,
+      },
+      { traceparent: CLIENT_TRACEPARENT },
+    );
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    fleet.byId('c').setFault(null);
+    expect(text).toContain('data: [DONE]');
+    const server = await serverSpanOf(app, receiver, response.headers.get('x-request-id') ?? '');
+    const tree = treeOf(receiver.spans, server);
+    const cut = childNamed(tree, server, 'chat model-c');
+    expect(cut).toMatchObject({
+      kind: CLIENT,
+      status: { code: STATUS_ERROR, message: 'UPSTREAM_STREAM_CUT' },
+    });
+    const leg = childNamed(tree, server, 'chat model-b');
+    expect(leg).toMatchObject({ kind: CLIENT, status: { code: 0 } });
+    expect(leg.attributes).toMatchObject({ 'autotier.reason': 'continuation', 'autotier.attempt': 2 });
+    expect(leg.attributes['gen_ai.usage.output_tokens']).toBeGreaterThan(0);
+    expect(leg.startNs).toBeGreaterThanOrEqual(cut.endNs);
+    expect(leg.endNs).toBeLessThanOrEqual(server.endNs);
+    expect(server.attributes).toMatchObject({
+      'autotier.continuations': 1,
+      'http.response.status_code': 200,
+    });
+    expect(server.status.code).toBe(0);
+    expect(parentIdOf(seen['b']?.[0]?.traceparent)).toEqual({ traceId: CLIENT_TRACE_ID, spanId: leg.spanId });
+    expectNoSecrets([server, ...tree]);
   });
 });
 
