@@ -133,6 +133,7 @@ export async function callCandidate(
     requestId: request.requestId,
     commit: request.commit,
     ...(call.head === undefined ? {} : { head: call.head }),
+    ...(request.answer === undefined ? {} : { answer: request.answer }),
   });
 }
 

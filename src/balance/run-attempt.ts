@@ -17,6 +17,8 @@ export interface AttemptInput {
   limits: AttemptLimits;
   requestId: string;
   commit: CommitPoint;
+  /** What the upstream answers with (AttemptRequest.answer). @default sse */
+  answer?: 'sse' | 'json';
   /**
    * Where the events read before the commit point go; pass one to keep them when the attempt fails
    * (a buffered answer that broke after its first token can be continued from them). @default a new array
@@ -46,6 +48,7 @@ export async function runAttempt(input: AttemptInput): Promise<CommittedAttempt>
     signal: input.signal,
     limits: input.limits,
     requestId: input.requestId,
+    ...(input.answer === undefined ? {} : { answer: input.answer }),
   });
   const iterator = attempt.events[Symbol.asyncIterator]();
   const head: UpstreamEvent[] = input.head ?? [];

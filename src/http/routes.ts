@@ -3,6 +3,7 @@ import type { ActivitySnapshot } from '../observe/recent-activity.js';
 import { dashboardRoutes } from './dashboard.js';
 import type { Route } from './route.js';
 import { jsonAnswer } from './write-answer.js';
+import { MODELS_PREFIX, toModelId } from './model-id.js';
 
 export interface RouteDependencies {
   gateway: Gateway;
@@ -46,6 +47,15 @@ export function declareRoutes(dependencies: RouteDependencies): Route[] {
     },
     {
       method: 'POST',
+      path: '/v1/embeddings',
+      endpoint: 'embeddings',
+      access: 'key',
+      readsBody: true,
+      reportsItself: true,
+      handle: ({ body, context }) => gateway.embeddings(body, context),
+    },
+    {
+      method: 'POST',
       path: '/v1/route',
       endpoint: 'route',
       access: 'key',
@@ -59,6 +69,15 @@ export function declareRoutes(dependencies: RouteDependencies): Route[] {
       access: 'key',
       readsBody: false,
       handle: () => jsonAnswer(200, gateway.listModels()),
+    },
+    {
+      method: 'GET',
+      path: MODELS_PREFIX,
+      prefix: true,
+      endpoint: 'models',
+      access: 'key',
+      readsBody: false,
+      handle: ({ context }) => jsonAnswer(200, gateway.retrieveModel(toModelId(context.http.path))),
     },
     {
       method: 'GET',

@@ -23,6 +23,11 @@ export interface AttemptRequest {
   signal: CancelSignal;
   limits: AttemptLimits;
   requestId: string;
+  /**
+   * `sse`: a stream of chat chunks; `json`: one JSON answer (POST /embeddings), read whole as one event
+   * at the end of the body. @default sse
+   */
+  answer?: 'sse' | 'json';
 }
 
 /** One server-sent event of an upstream stream: its raw JSON text and the parsed chunk. */
