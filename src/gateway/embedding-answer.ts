@@ -20,7 +20,7 @@ function malformed(deploymentId: string, what: string): RouterError {
 function toEncoded(embedding: unknown, format: 'float' | 'base64'): Vector | undefined {
   if (typeof embedding === 'string') return format === 'base64' ? embedding : fromFloat32Base64(embedding);
   if (!Array.isArray(embedding) || !embedding.every((value) => typeof value === 'number')) return undefined;
-  return format === 'float' ? (embedding as number[]) : toFloat32Base64(embedding as number[]);
+  return format === 'float' ? embedding : toFloat32Base64(embedding);
 }
 
 /**

@@ -17,9 +17,9 @@ const isTokenIds = (value: unknown): value is number[] =>
 function toInputs(input: unknown): Input[] | undefined {
   if (typeof input === 'string') return [input];
   if (!Array.isArray(input) || input.length === 0) return undefined;
-  if (input.every((item) => typeof item === 'string')) return input as string[];
+  if (input.every((item) => typeof item === 'string')) return input;
   if (isTokenIds(input)) return [input];
-  if (input.every(isTokenIds)) return input as number[][];
+  if (input.every(isTokenIds)) return input;
   return undefined;
 }
 
@@ -60,7 +60,7 @@ function toPlan(
     if (!Number.isInteger(asked) || (asked as number) < 1)
       return badRequest('Dimensions must be greater than 0');
     if ((asked as number) > embedding.dimensions)
-      return badRequest(`Dimensions ${String(asked)} is larger than the model's ${embedding.dimensions}`);
+      return badRequest(`Dimensions ${asked as number} is larger than the model's ${embedding.dimensions}`);
   }
   let promptTokens = 0;
   for (const input of inputs) {
