@@ -10,7 +10,11 @@ function toSeed(model: string, input: string | readonly number[]): number {
   mix(0);
   if (typeof input === 'string')
     for (let index = 0; index < input.length; index += 1) mix(input.charCodeAt(index));
-  else for (const id of input) (mix(id & 0xffff), mix(id >>> 16));
+  else
+    for (const id of input) {
+      mix(id & 0xffff);
+      mix(id >>> 16);
+    }
   return hash;
 }
 
