@@ -29,7 +29,7 @@ describe("README's Continue config.yaml", () => {
     expect(parsed.success ? [] : parsed.error.issues).toEqual([]);
     const errors = validateConfigYaml(configYamlSchema.parse(config)).filter((error) => error.fatal);
     expect(errors).toEqual([]);
-    expect(configYamlSchema.parse(config)).toMatchObject({ name: expect.any(String), schema: 'v1' });
+    expect(configYamlSchema.parse(config)).toMatchObject({ name: 'autotier', schema: 'v1' });
   });
 
   it('covers chat, edit, apply, autocomplete and embed', () => {
