@@ -181,6 +181,27 @@ export function createActivityHistory(options: ActivityHistoryOptions): Activity
     return kept?.index === index ? kept : undefined;
   };
 
+  /**
+   * The window's finished buckets merged (request latency, each deployment's TTFT): they no longer
+   * change, so they are merged once per bucket rollover, and each snapshot adds the current bucket.
+   */
+  let finished: WholeWindow & { last: number } = {
+    last: NaN,
+    latency: createLatencySketch(),
+    ttft: new Map(),
+  };
+  const wholeWindow = (buckets: readonly (Bucket | undefined)[], last: number): WholeWindow => {
+    if (finished.last !== last) finished = { last, ...mergeBuckets(buckets.slice(0, -1)) };
+    const whole = mergeBuckets([buckets[buckets.length - 1]]);
+    whole.latency.merge(finished.latency);
+    for (const [id, sketch] of finished.ttft) {
+      const merged = whole.ttft.get(id) ?? createLatencySketch();
+      merged.merge(sketch);
+      whole.ttft.set(id, merged);
+    }
+    return whole;
+  };
+
   const history: ActivityHistory = {
     record(request) {
       const bucket = current();
@@ -205,18 +226,50 @@ export function createActivityHistory(options: ActivityHistoryOptions): Activity
     },
     onRequest: (summary) => history.record(summary),
     onAttempt: (attempt) => history.recordAttempt(attempt),
-    snapshot: () => toSnapshot({ bucketAt, last: currentIndex(), size, bucketMs, now: options.clock.now() }),
+    snapshot() {
+      const last = currentIndex();
+      const buckets = Array.from({ length: size }, (_, offset) => bucketAt(last - size + 1 + offset));
+      return toSnapshot({
+        buckets,
+        last,
+        bucketMs,
+        now: options.clock.now(),
+        whole: wholeWindow(buckets, last),
+      });
+    },
     allocatedBuckets: () => ring.filter((bucket) => bucket !== undefined).length,
   };
   return history;
 }
 
+/** Sketches over the whole window. */
+interface WholeWindow {
+  latency: LatencySketch;
+  /** Each deployment's own time to first token. */
+  ttft: Map<string, LatencySketch>;
+}
+
+function mergeBuckets(buckets: readonly (Bucket | undefined)[]): WholeWindow {
+  const whole: WholeWindow = { latency: createLatencySketch(), ttft: new Map() };
+  for (const bucket of buckets) {
+    if (bucket === undefined) continue;
+    whole.latency.merge(bucket.latency);
+    for (const [id, entry] of bucket.deployments) {
+      const merged = whole.ttft.get(id) ?? createLatencySketch();
+      merged.merge(entry.ttft);
+      whole.ttft.set(id, merged);
+    }
+  }
+  return whole;
+}
+
 interface SnapshotInput {
-  bucketAt: (index: number) => Bucket | undefined;
+  /** The window's buckets, oldest first; the last is the current one. */
+  buckets: readonly (Bucket | undefined)[];
   last: number;
-  size: number;
   bucketMs: number;
   now: number;
+  whole: WholeWindow;
 }
 
 /** A series of `size` zeros with `value(bucket)` where a bucket has data. */
@@ -237,25 +290,45 @@ function labelColumns(
   return columns;
 }
 
+/**
+ * p50 and p95 of each sketch, kept while its count is unchanged: a finished bucket's sketches never
+ * change again, so a snapshot reads their percentiles once, not on every dashboard poll.
+ */
+const shownPercentiles = new WeakMap<
+  LatencySketch,
+  { count: number; values: [number | null, number | null] }
+>();
+
+function p50p95(sketch: LatencySketch | undefined): [number | null, number | null] {
+  if (sketch === undefined) return [null, null];
+  const kept = shownPercentiles.get(sketch);
+  if (kept?.count === sketch.count()) return kept.values;
+  const [p50, p95] = sketch.quantiles([0.5, 0.95]);
+  const values: [number | null, number | null] = [toShownMs(p50), toShownMs(p95)];
+  shownPercentiles.set(sketch, { count: sketch.count(), values });
+  return values;
+}
+
 function percentiles(
   buckets: readonly (Bucket | undefined)[],
   pick: (bucket: Bucket) => LatencySketch | undefined,
 ): PercentileSeries {
+  const values = buckets.map((bucket) => (bucket === undefined ? undefined : p50p95(pick(bucket))));
   return {
-    p50: column(buckets, (bucket) => toShownMs(pick(bucket)?.quantile(0.5)), null),
-    p95: column(buckets, (bucket) => toShownMs(pick(bucket)?.quantile(0.95)), null),
+    p50: values.map((pair) => pair?.[0] ?? null),
+    p95: values.map((pair) => pair?.[1] ?? null),
   };
 }
 
-function deploymentHistory(buckets: readonly (Bucket | undefined)[], id: string): DeploymentHistory {
+function deploymentHistory(
+  buckets: readonly (Bucket | undefined)[],
+  id: string,
+  merged: LatencySketch | undefined,
+): DeploymentHistory {
   const of = (bucket: Bucket): DeploymentBucket | undefined => bucket.deployments.get(id);
   const attempts = column(buckets, (bucket) => of(bucket)?.attempts ?? 0, 0);
   const failures = column(buckets, (bucket) => of(bucket)?.failures ?? 0, 0);
-  const merged = createLatencySketch();
-  for (const bucket of buckets) {
-    const entry = bucket === undefined ? undefined : of(bucket);
-    if (entry !== undefined) merged.merge(entry.ttft);
-  }
+  const [ttftP50Ms, ttftP95Ms] = p50p95(merged);
   const sum = (values: number[]): number => values.reduce((total, value) => total + value, 0);
   return {
     attempts,
@@ -264,15 +337,15 @@ function deploymentHistory(buckets: readonly (Bucket | undefined)[], id: string)
     total: {
       attempts: sum(attempts),
       failures: sum(failures),
-      ttftP50Ms: toShownMs(merged.quantile(0.5)),
-      ttftP95Ms: toShownMs(merged.quantile(0.95)),
+      ttftP50Ms,
+      ttftP95Ms,
     },
   };
 }
 
 function toSnapshot(input: SnapshotInput): HistorySnapshot {
-  const first = input.last - input.size + 1;
-  const buckets = Array.from({ length: input.size }, (_, offset) => input.bucketAt(first + offset));
+  const { buckets } = input;
+  const first = input.last - buckets.length + 1;
   const count = (pick: (bucket: Bucket) => number): number[] => column(buckets, pick, 0);
   const requests = {
     ok: count((bucket) => bucket.requests.ok),
@@ -284,17 +357,14 @@ function toSnapshot(input: SnapshotInput): HistorySnapshot {
     REJECTION_KINDS.map((kind) => [kind, count((bucket) => bucket.rejected[kind])]),
   ) as Record<RejectionKind, number[]>;
   const deploymentIds = new Set<string>();
-  const latency = createLatencySketch();
-  for (const bucket of buckets) {
-    if (bucket === undefined) continue;
-    for (const id of bucket.deployments.keys()) deploymentIds.add(id);
-    latency.merge(bucket.latency);
-  }
+  for (const bucket of buckets)
+    if (bucket !== undefined) for (const id of bucket.deployments.keys()) deploymentIds.add(id);
+  const [latencyP50Ms, latencyP95Ms] = p50p95(input.whole.latency);
   const sum = (values: number[]): number => values.reduce((total, value) => total + value, 0);
   return {
     scope: 'process',
     bucketMs: input.bucketMs,
-    buckets: input.size,
+    buckets: buckets.length,
     start: first * input.bucketMs,
     now: input.now,
     requests,
@@ -305,14 +375,14 @@ function toSnapshot(input: SnapshotInput): HistorySnapshot {
     latencyMs: percentiles(buckets, (bucket) => bucket.latency),
     ttftMs: percentiles(buckets, (bucket) => bucket.ttft),
     deployments: Object.fromEntries(
-      [...deploymentIds].sort().map((id) => [id, deploymentHistory(buckets, id)]),
+      [...deploymentIds].sort().map((id) => [id, deploymentHistory(buckets, id, input.whole.ttft.get(id))]),
     ),
     totals: {
       requests: sum(requests.ok) + sum(requests.error) + sum(requests.rejected) + sum(requests.cancelled),
       errors: sum(requests.error),
       rejected: sum(requests.rejected),
-      latencyP50Ms: toShownMs(latency.quantile(0.5)),
-      latencyP95Ms: toShownMs(latency.quantile(0.95)),
+      latencyP50Ms,
+      latencyP95Ms,
     },
   };
 }

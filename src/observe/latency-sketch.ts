@@ -21,6 +21,8 @@ export interface LatencySketch {
   count(): number;
   /** The value at quantile `fraction` (0..1), within the sketch's bound; undefined when empty. */
   quantile(fraction: number): number | undefined;
+  /** Several quantiles in one pass over the bins (`fractions` in ascending order). */
+  quantiles(fractions: readonly number[]): (number | undefined)[];
   /** The counts per bin (read-only view), for merging. */
   readonly bins: Readonly<Uint32Array>;
   readonly min: number;
@@ -53,7 +55,8 @@ export function createLatencySketch(): LatencySketch {
     },
     add(milliseconds) {
       const value = Number.isFinite(milliseconds) && milliseconds > 0 ? milliseconds : 0;
-      bins[toBin(value)] = (bins[toBin(value)] ?? 0) + 1;
+      const bin = toBin(value);
+      bins[bin] = (bins[bin] ?? 0) + 1;
       count += 1;
       min = Math.min(min, value);
       max = Math.max(max, value);
@@ -66,19 +69,28 @@ export function createLatencySketch(): LatencySketch {
       max = Math.max(max, other.max);
     },
     count: () => count,
-    quantile(fraction) {
-      if (count === 0) return undefined;
-      const rank = Math.max(1, Math.ceil(Math.min(1, Math.max(0, fraction)) * count));
-      // the extremes are kept exactly
-      if (rank === 1) return min;
-      if (rank === count) return max;
-      let seen = 0;
-      for (let bin = 0; bin < SKETCH_BINS; bin += 1) {
-        seen += bins[bin] ?? 0;
-        // clamped to the values seen: a sketch of one value (or of equal values) answers it exactly
-        if (seen >= rank) return Math.min(max, Math.max(min, fromBin(bin)));
-      }
-      return max;
-    },
+    quantile: (fraction) => quantiles([fraction])[0],
+    quantiles,
   };
+
+  function quantiles(fractions: readonly number[]): (number | undefined)[] {
+    if (count === 0) return fractions.map(() => undefined);
+    const ranks = fractions.map((fraction) =>
+      Math.max(1, Math.ceil(Math.min(1, Math.max(0, fraction)) * count)),
+    );
+    const found: (number | undefined)[] = [];
+    let seen = 0;
+    let bin = 0;
+    for (const rank of ranks) {
+      // the extremes are kept exactly
+      if (rank === 1) found.push(min);
+      else if (rank === count) found.push(max);
+      else {
+        while (bin < SKETCH_BINS && seen + (bins[bin] ?? 0) < rank) seen += bins[bin++] ?? 0;
+        // clamped to the values seen: a sketch of equal values answers them exactly
+        found.push(Math.min(max, Math.max(min, fromBin(bin))));
+      }
+    }
+    return found;
+  }
 }
