@@ -154,6 +154,31 @@ describe('activity history', () => {
     expect(history.snapshot().totals.requests).toBe(0);
   });
 
+  it('keeps the hour-wide percentiles current across polls, rollovers and expiry', () => {
+    const clock = createManualClock(START);
+    const history = createActivityHistory({ clock });
+    history.record(routed({ durationMs: 100, upstreamTtftMs: 10 }));
+    clock.advance(MINUTE);
+    history.record(routed({ durationMs: 100, upstreamTtftMs: 10 }));
+    expect(history.snapshot().totals.latencyP95Ms).toBe(100);
+    // a poll in the same minute sees what arrived since the last one
+    for (let index = 0; index < 5; index += 1)
+      history.record(routed({ durationMs: 5000, upstreamTtftMs: 800 }));
+    let snapshot = history.snapshot();
+    expect(snapshot.totals.latencyP50Ms).toBeGreaterThan(4500);
+    expect(snapshot.deployments['small']?.total.ttftP95Ms).toBe(800);
+    expect(snapshot.deployments['small']?.total.ttftP50Ms).toBeGreaterThan(700);
+    // an hour after the slow minute only the first request's bucket is gone
+    clock.advance(59 * MINUTE);
+    snapshot = history.snapshot();
+    expect(snapshot.totals.requests).toBe(6);
+    clock.advance(MINUTE);
+    snapshot = history.snapshot();
+    expect(snapshot.totals.requests).toBe(0);
+    expect(snapshot.totals.latencyP95Ms).toBeNull();
+    expect(snapshot.deployments['small']).toBeUndefined();
+  });
+
   it('stays within its buckets and label caps under a day of traffic with ever new labels', () => {
     const clock = createManualClock(START);
     const history = createActivityHistory({ clock });
