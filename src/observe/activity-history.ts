@@ -23,8 +23,16 @@ export interface ActivityHistoryOptions {
  */
 export type HistoryRequest = Pick<
   RequestSummary,
-  'outcome' | 'status' | 'errorCode' | 'tier' | 'deployment' | 'fallbacks' | 'ttftMs' | 'durationMs'
-> & { endpoint: string; upstreamTtftMs?: number | undefined };
+  | 'outcome'
+  | 'status'
+  | 'errorCode'
+  | 'tier'
+  | 'deployment'
+  | 'fallbacks'
+  | 'ttftMs'
+  | 'upstreamTtftMs'
+  | 'durationMs'
+> & { endpoint: string };
 
 /** What the history reads from an upstream attempt. */
 export type HistoryAttempt = Pick<AttemptSummary, 'deploymentId' | 'called' | 'outcome'>;
