@@ -127,7 +127,13 @@ export function createCascadeClassifier(options: CascadeOptions): Classifier {
     const key = toCacheKey(input);
     const cached = options.cache.get(key);
     if (cached !== undefined)
-      return Object.assign({}, cached, { cause: 'cache' as const, llmCalled: false, stageLatencyMs: {} });
+      return Object.assign({}, cached, {
+        cause: 'cache' as const,
+        cachedFrom: cached.cause === 'cache' ? cached.cachedFrom : cached.cause,
+        llmCalled: false,
+        llmTokens: 0,
+        stageLatencyMs: {},
+      });
     const local = options.local.classifyInput(input);
     const wantsLlm =
       options.mode === 'llm' ||

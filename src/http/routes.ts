@@ -1,4 +1,5 @@
 import type { Gateway } from '../gateway/create-gateway.js';
+import type { HistorySnapshot } from '../observe/activity-history.js';
 import type { ActivitySnapshot } from '../observe/recent-activity.js';
 import { dashboardRoutes } from './dashboard.js';
 import type { Route } from './route.js';
@@ -16,6 +17,8 @@ export interface RouteDependencies {
   state: () => Promise<Record<string, unknown>>;
   /** Recent activity, for the dashboard. */
   activity: () => ActivitySnapshot;
+  /** Per-minute history of the last hour, for the dashboard's charts. */
+  history: () => HistorySnapshot;
   /** Server time, epoch ms. */
   now: () => number;
 }
@@ -119,6 +122,11 @@ export function declareRoutes(dependencies: RouteDependencies): Route[] {
       readsBody: false,
       handle: async () => jsonAnswer(200, await dependencies.state()),
     },
-    ...dashboardRoutes({ activity: dependencies.activity, state: dependencies.state, now: dependencies.now }),
+    ...dashboardRoutes({
+      activity: dependencies.activity,
+      history: dependencies.history,
+      state: dependencies.state,
+      now: dependencies.now,
+    }),
   ];
 }
