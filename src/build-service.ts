@@ -13,6 +13,7 @@ import { declareRoutes } from './http/routes.js';
 import { createLogObserver } from './observe/log-observer.js';
 import type { Logger } from './shared/logger.js';
 import { createMetrics, type Metrics } from './observe/metrics.js';
+import { createActivityHistory } from './observe/activity-history.js';
 import { createRecentActivity } from './observe/recent-activity.js';
 import { combineObservers } from './observe/request-summary.js';
 import { toStateReport, type ReloadHistory } from './observe/state-report.js';
@@ -113,8 +114,9 @@ export function buildService(options: ServiceOptions): Service {
     store.getInFlight(loaded.table.deployments.map((deployment) => deployment.id)),
   );
   const activity = createRecentActivity({ clock });
+  const history = createActivityHistory({ clock });
   const reloads: ReloadHistory = { applied: 0, rejected: 0, lastRejection: undefined };
-  const observer = combineObservers([createLogObserver(options.logger), metrics.observer, activity]);
+  const observer = combineObservers([createLogObserver(options.logger), metrics.observer, activity, history]);
   const readSecret = options.readSecret ?? ((name: string) => process.env[name]);
   const upstream = options.upstream ?? createHttpUpstream({ clock, readSecret });
   const balancer = createBalancer({
@@ -202,6 +204,7 @@ export function buildService(options: ServiceOptions): Service {
       metricsContentType: metrics.registry.contentType,
       state,
       activity: () => activity.snapshot(),
+      history: () => history.snapshot(),
       now: () => clock.now(),
     }),
     authenticate: (context) => gateway.authenticate(context),

@@ -2,11 +2,11 @@ import { createSimulatedFleet } from './sim/create-simulated-fleet.js';
 import { DEMO_FLEET } from './sim/demo-fleet.js';
 import { startAutotier } from './main.js';
 
-/** First port of the simulated fleet; routing-tables/default.yaml points at 8101-8106. */
+/** First port of the simulated fleet; routing-tables/default.yaml points at 8101-8107. */
 const FLEET_BASE_PORT = 8101;
 
 /**
- * The embedded default: a simulated fleet on 127.0.0.1:8101-8106 and autotier in front of it on
+ * The embedded default: a simulated fleet on 127.0.0.1:8101-8107 and autotier in front of it on
  * AUTOTIER_PORT (default 4000), so a newcomer gets real answers with the routing visible in headers.
  */
 async function main(): Promise<void> {

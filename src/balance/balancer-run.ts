@@ -140,6 +140,7 @@ export async function callCandidate(
       commit: request.commit,
       traceHeaders: span.traceHeaders(),
       ...(call.head === undefined ? {} : { head: call.head }),
+      ...(request.answer === undefined ? {} : { answer: request.answer }),
     });
     return traceCommitted(span, committed, { buffered: request.commit === 'complete' });
   } catch (error) {

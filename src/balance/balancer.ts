@@ -14,6 +14,8 @@ export interface ExecuteRequest {
   signal: CancelSignal;
   requestId: string;
   commit: CommitPoint;
+  /** The upstream answers with an SSE stream, or with one JSON body (embeddings). @default sse */
+  answer?: 'sse' | 'json';
   /** Epoch ms when the request arrived; the tier's total_ms counts from here. */
   startedAt: number;
   /** Prompt tokens, reserved on deployments with a TPM quota. */

@@ -4,8 +4,8 @@ import type { BalanceStrategy } from './order-group.js';
 
 /** Where a request may go, decided by the policy layer before any upstream call. */
 export interface RoutePlan {
-  /** A table tier (SIMPLE ... EXPERT, VISION) or AUTOCOMPLETE for legacy completions. */
-  tier: TableTier | 'AUTOCOMPLETE';
+  /** A table tier (SIMPLE ... EXPERT, VISION), AUTOCOMPLETE for legacy completions, EMBEDDINGS. */
+  tier: TableTier | 'AUTOCOMPLETE' | 'EMBEDDINGS';
   /** Eligible members of the tier's group, balanced among themselves. */
   group: readonly DeploymentConfig[];
   /** Eligible deployments of the quality-ordered fallback chain, tried in order after the group. */

@@ -19,6 +19,8 @@ export interface AttemptInput {
   commit: CommitPoint;
   /** W3C trace headers sent with the call (the attempt span's); empty when not traced. */
   traceHeaders?: Readonly<Record<string, string>>;
+  /** What the upstream answers with (AttemptRequest.answer). @default sse */
+  answer?: 'sse' | 'json';
   /**
    * Where the events read before the commit point go; pass one to keep them when the attempt fails
    * (a buffered answer that broke after its first token can be continued from them). @default a new array
@@ -49,6 +51,7 @@ export async function runAttempt(input: AttemptInput): Promise<CommittedAttempt>
     limits: input.limits,
     requestId: input.requestId,
     ...(input.traceHeaders === undefined ? {} : { traceHeaders: input.traceHeaders }),
+    ...(input.answer === undefined ? {} : { answer: input.answer }),
   });
   const iterator = attempt.events[Symbol.asyncIterator]();
   const head: UpstreamEvent[] = input.head ?? [];

@@ -142,8 +142,19 @@ describe('the classification cascade', () => {
     const classifier = cascade({ local: localSaying('COMPLEX', 0.5), llm });
     await classifier.classify(request('Prove it.'));
     const again = await classifier.classify(request('  prove   IT. '));
-    expect(again).toMatchObject({ tier: 'EXPERT', cause: 'cache' });
+    expect(again).toMatchObject({ tier: 'EXPERT', cause: 'cache', cachedFrom: 'llm', llmCalled: false });
     expect(llm.calls).toBe(1);
+  });
+
+  it('names the stage behind a cached decision and books no classifier tokens for it', async () => {
+    const llm = llmAnswering(verdict('EXPERT'));
+    const classifier = cascade({ local: localSaying('COMPLEX', 0.5), llm });
+    expect((await classifier.classify(request('Prove it.'))).llmTokens).toBeGreaterThan(0);
+    const again = await classifier.classify(request('Prove it.'));
+    expect(again).toMatchObject({ cause: 'cache', cachedFrom: 'llm', llmTokens: 0 });
+    const sure = cascade({ local: localSaying('SIMPLE', 0.99), llm: llmAnswering(verdict('EXPERT')) });
+    await sure.classify(request('hi'));
+    expect(await sure.classify(request('hi'))).toMatchObject({ cause: 'cache', cachedFrom: 'learned' });
   });
 
   it('expires cached decisions after the TTL', async () => {

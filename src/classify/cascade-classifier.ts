@@ -177,7 +177,13 @@ export function createCascadeClassifier(options: CascadeOptions): Classifier {
       lookup.setAttributes({ 'autotier.cache.hit': cached !== undefined, 'autotier.cause': cached?.cause });
     lookup.end();
     if (cached !== undefined)
-      return Object.assign({}, cached, { cause: 'cache' as const, llmCalled: false, stageLatencyMs: {} });
+      return Object.assign({}, cached, {
+        cause: 'cache' as const,
+        cachedFrom: cached.cause === 'cache' ? cached.cachedFrom : cached.cause,
+        llmCalled: false,
+        llmTokens: 0,
+        stageLatencyMs: {},
+      });
     const localSpan = span.child('autotier.classify.local');
     const local = options.local.classifyInput(input);
     endLocalSpan(localSpan, local);

@@ -27,6 +27,8 @@ export interface StageLatencies {
 export interface ClassificationDecision {
   tier: Tier;
   cause: ClassifierCause;
+  /** For cause `cache`: the stage that made the decision the cache kept. */
+  cachedFrom?: Exclude<ClassifierCause, 'cache'>;
   /** Probability of the chosen tier, 0..1 (1 for an LLM or cache answer that had no probabilities). */
   confidence: number;
   probabilities?: TierProbabilities;

@@ -67,6 +67,12 @@ export function findMixedGroups(table: RoutingTable): string[] {
       warnings.push(`tiers.${tierName}.group mixes quantizations: ${[...quantizations].join(', ')}`);
     }
   }
+  const embeddingIds = [...(table.embeddings?.group ?? []), ...(table.embeddings?.fallback ?? [])];
+  const embeddingModels = new Set(embeddingIds.map((id) => byId.get(id)?.model));
+  if (embeddingModels.size > 1)
+    warnings.push(
+      `embeddings mixes models (${[...embeddingModels].join(', ')}): "auto" may answer with vectors of either, which are not comparable`,
+    );
   return warnings;
 }
 

@@ -4,9 +4,12 @@ import { classifierRulesSchema } from './classifier-rule-schema.js';
 import {
   apiKeySchema,
   deploymentSchema,
+  embeddingsSchema,
   healthProbesSchema,
   retrySchema,
   tierSchema,
+  type DeploymentConfig,
+  type EmbeddingsConfig,
 } from './table-part-schemas.js';
 
 /** `disagreement: calibrated`: how much the cascade trusts the LLM's verdict (issue 19, part 5). */
@@ -200,6 +203,8 @@ export const routingTableSchema = z
     overrides: overridesSchema.default(overridesSchema.parse({})),
     /** Legacy /v1/completions (IDE tab autocomplete): its own low-latency group, no classification. */
     autocomplete: tierSchema.optional(),
+    /** POST /v1/embeddings: its own group of `kind: embedding` deployments, no classification. @default absent */
+    embeddings: embeddingsSchema.optional(),
     /** Put prompt and completion text in the request log lines (off by default: logs carry no content). */
     log_content: z.boolean().default(false),
     /** API keys; none = open mode (a warning at start). */
@@ -225,11 +230,14 @@ export const routingTableSchema = z
     const issue = (path: (string | number)[], message: string): void =>
       context.addIssue({ code: 'custom', path, message });
     const ids = new Set<string>();
+    const embeddingIds = new Set<string>();
     table.deployments.forEach((deployment, index) => {
       if (ids.has(deployment.id))
         issue(['deployments', index, 'id'], `duplicate deployment id "${deployment.id}"`);
       ids.add(deployment.id);
+      if (deployment.kind === 'embedding') embeddingIds.add(deployment.id);
     });
+    checkEmbeddingReferences(table, { ids, embeddingIds, issue });
     for (const name of [...TIERS, 'VISION', 'AUTOCOMPLETE'] as const) {
       const tier = name === 'AUTOCOMPLETE' ? table.autocomplete : table.tiers[name];
       if (tier === undefined) continue;
@@ -243,6 +251,11 @@ export const routingTableSchema = z
       for (const [keys, list] of references) {
         list.forEach((id, index) => {
           if (!ids.has(id)) issue([...path, ...keys, index], `unknown deployment id "${id}"`);
+          if (embeddingIds.has(id))
+            issue(
+              [...path, ...keys, index],
+              `"${id}" is an embedding deployment: only the embeddings group may use it`,
+            );
         });
       }
       if (tier.max_tokens.default > tier.max_tokens.cap)
@@ -255,6 +268,8 @@ export const routingTableSchema = z
       issue(['classifier', 'deployment'], `mode "${mode}" needs a classifier deployment id`);
     if (deployment !== undefined && !ids.has(deployment))
       issue(['classifier', 'deployment'], `unknown deployment id "${deployment}"`);
+    if (deployment !== undefined && embeddingIds.has(deployment))
+      issue(['classifier', 'deployment'], `"${deployment}" is an embedding deployment`);
     const { learn } = table.classifier;
     if (learn.enabled && learn.to === 'file' && learn.path === undefined)
       issue(['classifier', 'learn', 'path'], '`learn.to: file` needs a `path`');
@@ -263,6 +278,36 @@ export const routingTableSchema = z
     if (table.open_mode && (table.api_keys.length > 0 || table.api_keys_file !== undefined))
       issue(['open_mode'], 'open_mode: true and API keys contradict each other; remove one');
   });
+
+/**
+ * The embeddings group names known `kind: embedding` deployments only, and no embedding deployment is
+ * probed with a chat request.
+ */
+function checkEmbeddingReferences(
+  table: { deployments: readonly DeploymentConfig[]; embeddings?: EmbeddingsConfig | undefined },
+  known: {
+    ids: ReadonlySet<string>;
+    embeddingIds: ReadonlySet<string>;
+    issue: (path: (string | number)[], message: string) => void;
+  },
+): void {
+  const { ids, embeddingIds, issue } = known;
+  table.deployments.forEach((deployment, index) => {
+    if (deployment.kind === 'embedding' && deployment.health_probe === 'chat')
+      issue(
+        ['deployments', index, 'health_probe'],
+        'an embedding deployment cannot be probed with a chat request',
+      );
+  });
+  const { embeddings } = table;
+  if (embeddings === undefined) return;
+  for (const keys of ['group', 'fallback'] as const)
+    embeddings[keys].forEach((id, index) => {
+      if (!ids.has(id)) issue(['embeddings', keys, index], `unknown deployment id "${id}"`);
+      else if (!embeddingIds.has(id))
+        issue(['embeddings', keys, index], `"${id}" is not an embedding deployment (kind: embedding)`);
+    });
+}
 
 /** Keys with a name or a hash seen before in the list, as key paths (`3.sha256`) and messages. */
 export function findDuplicateKeys(

@@ -115,6 +115,11 @@ export const deploymentSchema = z
     /** The served model name sent upstream and reported back to clients. */
     model: z.string().min(1),
     /**
+     * `chat`: serves chat and legacy completions (tiers, autocomplete, classifier); `embedding`: serves
+     * POST /v1/embeddings and may only appear in the `embeddings` group. @default chat
+     */
+    kind: z.enum(['chat', 'embedding']).default('chat'),
+    /**
      * OpenAI-compatible base URL, ending in /v1. Credentials in the URL are refused: they would show
      * wherever the URL does (state, dashboard, logs); name an environment variable in `api_key_env`.
      */
@@ -206,7 +211,38 @@ export const tierSchema = z
   })
   .strict();
 
+/**
+ * `embeddings`: the group that serves POST /v1/embeddings (issue 20), no classification. Its members
+ * are deployments of `kind: embedding`; `model: auto` may use any of them, a model name only those
+ * serving it. Mix models in one group only knowingly: vectors of different models are not comparable.
+ */
+export const embeddingsSchema = z
+  .object({
+    /** Embedding deployment ids balanced within the group. */
+    group: z.array(identifier).min(1),
+    strategy: z.enum(['weighted', 'least_busy', 'latency']).default('weighted'),
+    /** Embedding deployment ids tried in order after the group is exhausted. @default [] */
+    fallback: z.array(identifier).default([]),
+    /**
+     * An embeddings server sends its response headers with the vectors: `connect_ms` bounds the time to
+     * them (the computation included), `ttft_ms` the time to the end of the body.
+     * @default { connect_ms: 10000, ttft_ms: 30000, idle_ms: 10000, total_ms: 60000 }
+     */
+    timeouts: timeoutsSchema.default({
+      connect_ms: 10_000,
+      ttft_ms: 30_000,
+      idle_ms: 10_000,
+      total_ms: 60_000,
+    }),
+    /** Retries on the same deployment before the next one is tried (as for tiers). */
+    retry_in_place: retryInPlaceSchema.default(retryInPlaceSchema.parse({})),
+    /** Extra JSON merged into every embeddings request of the group (after the deployment's). @default {} */
+    extra_body: z.record(z.string(), z.unknown()).default({}),
+  })
+  .strict();
+
 export type DeploymentConfig = z.infer<typeof deploymentSchema>;
+export type EmbeddingsConfig = z.infer<typeof embeddingsSchema>;
 export type TierConfig = z.infer<typeof tierSchema>;
 export type TimeoutsConfig = z.infer<typeof timeoutsSchema>;
 export type RetryConfig = z.infer<typeof retrySchema>;

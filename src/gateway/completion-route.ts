@@ -1,4 +1,5 @@
 import type { RoutePlan } from '../balance/route-plan.js';
+import { toChatDeployments } from '../config/deployment-kinds.js';
 import type { RoutingTable } from '../config/routing-table-schema.js';
 import type { DeploymentConfig } from '../config/table-part-schemas.js';
 import { toAvailabilityState, type AvailabilityChecker } from '../policy/availability.js';
@@ -31,7 +32,7 @@ export async function toCompletionDecision(input: CompletionRouteInput): Promise
     request.suffix ?? '',
   ].join('\n');
   const count = await input.tokenCounter.countText(text, {
-    tokenizers: toTokenizerNames(table.deployments),
+    tokenizers: toTokenizerNames(toChatDeployments(table.deployments)),
     safetyMargin: table.tokens.safety_margin,
     stopAbove: toLargestWindow(table),
     signal: input.signal,

@@ -20,7 +20,7 @@ import type { TokenCounter } from '../policy/token-counter.js';
 import type { Clock } from '../shared/clock.js';
 import { RouterError, toShutdownReason } from '../shared/errors.js';
 import { toMessageText, type ChatMessage } from '../shared/chat.js';
-import { TIERS, toTierRank } from '../shared/tier.js';
+import { toTierRank } from '../shared/tier.js';
 import type { StateStore } from '../state/state-store.js';
 import {
   chatRequestSchema,
@@ -34,6 +34,18 @@ import { toCompletionDecision } from './completion-route.js';
 import { toContinuationBodyMaker } from './continuation-body.js';
 import { createRequestTracker } from './request-tracker.js';
 import { toRequestAttributes } from './request-span-attributes.js';
+import { toEmbeddingAnswer } from './embedding-answer.js';
+import {
+  embeddingRequestSchema,
+  toInputParts,
+  toInputSize,
+  type EmbeddingRequest,
+} from './embedding-request.js';
+import { toEmbeddingsDecision } from './embeddings-route.js';
+import { shapeEmbeddingBody } from './shape-embedding-body.js';
+import { toModelCards } from './model-cards.js';
+import type { ExecuteResult } from '../balance/balancer.js';
+import type { Usage } from '../upstream/chat-chunk.js';
 import { respondRouted } from './respond-routed.js';
 import { shapeUpstreamBody } from './shape-body.js';
 import type { CancelSignal } from '../shared/cancel-signal.js';
@@ -78,7 +90,11 @@ export interface Gateway {
   completion(body: unknown, context: RequestContext): Promise<GatewayResponse>;
   /** The decision for a chat request, without calling any backend (POST /v1/route). */
   explain(body: unknown, context: RequestContext): Promise<Record<string, unknown>>;
+  /** POST /v1/embeddings: the embeddings group, no classification. */
+  embeddings(body: unknown, context: RequestContext): Promise<GatewayResponse>;
   listModels(): Record<string, unknown>;
+  /** GET /v1/models/{id}: the model card of `auto`, a tier alias or a served model; 404 otherwise. */
+  retrieveModel(id: string): Record<string, unknown>;
   /** The key of a request (undefined in open mode); throws 401 for a bad key. */
   authenticate(context: RequestContext): ApiKeyConfig | undefined;
 }
@@ -92,9 +108,13 @@ interface StreamFlags {
 
 /** What differs between the routed endpoints. */
 interface Endpoint<T> {
-  kind: 'chat' | 'completions';
-  path: '/chat/completions' | '/completions';
+  kind: 'chat' | 'completions' | 'embeddings';
+  path: '/chat/completions' | '/completions' | '/embeddings';
   parse(body: unknown): T;
+  /** The upstream body for one deployment; default: shapeUpstreamBody (streamed completions). */
+  toBody?(request: T, decision: RouteDecision): (deployment: DeploymentConfig) => string;
+  /** A non-streamed JSON answer's client body (embeddings); see RoutedRequest.toAnswer. */
+  toAnswer?(request: T): (result: ExecuteResult) => { body: Record<string, unknown>; usage: Usage };
   /** Completions the request asks for (`n`), each up to max_tokens. */
   choices(request: T): number;
   toPrompt(request: T): string;
@@ -238,14 +258,17 @@ export function createGateway(options: GatewayOptions): Gateway {
         kind: endpoint.kind,
         stream,
         includeUsage: request.stream_options?.include_usage === true,
-        toBody: (deployment) =>
-          shapeUpstreamBody({
-            body: request,
-            deployment,
-            tierConfig: decision.tierConfig,
-            maxTokens: decision.maxTokens,
-          }),
+        toBody:
+          endpoint.toBody?.(request, decision) ??
+          ((deployment) =>
+            shapeUpstreamBody({
+              body: request,
+              deployment,
+              tierConfig: decision.tierConfig,
+              maxTokens: decision.maxTokens,
+            })),
         toContinuationBody: endpoint.toContinuationBody?.(request, decision),
+        ...(endpoint.toAnswer === undefined ? {} : { toAnswer: endpoint.toAnswer(request) }),
         onCommitted: () => (endpoint.kind === 'chat' ? recordSession(decision, loaded) : Promise.resolve()),
         revealInternal: key === undefined || key.admin,
       });
@@ -289,6 +312,32 @@ export function createGateway(options: GatewayOptions): Gateway {
       }),
   };
 
+  const embeddingsEndpoint: Endpoint<EmbeddingRequest> = {
+    kind: 'embeddings',
+    path: '/embeddings',
+    parse: (body) => parseBody(embeddingRequestSchema, body),
+    choices: () => 1,
+    toPrompt: (request) => toInputParts(request.input).texts.join('\n'),
+    toBody: (request, decision) => (deployment) =>
+      shapeEmbeddingBody({ body: request, deployment, extraBody: decision.tierConfig.extra_body }),
+    toAnswer: (request) => (result) =>
+      toEmbeddingAnswer(result, {
+        inputs: toInputSize(request.input).inputs,
+        format: request.encoding_format ?? 'float',
+      }),
+    decide: (request, access) =>
+      toEmbeddingsDecision({
+        table: access.loaded.table,
+        request,
+        key: access.key,
+        overridesDisabledBy: toOverridesDisabledBy(access.loaded.table, access.key),
+        tokenCounter: options.tokenCounter,
+        checker,
+        now: clock.now(),
+        signal: access.context.signal,
+      }),
+  };
+
   async function explain(body: unknown, context: RequestContext): Promise<Record<string, unknown>> {
     const loaded = options.table();
     const key = authenticate(keyIndex(loaded), context.credentials);
@@ -304,23 +353,27 @@ export function createGateway(options: GatewayOptions): Gateway {
 
   function listModels(): Record<string, unknown> {
     const { table, loadedAt } = options.table();
-    const created = Math.floor(loadedAt / 1000);
-    const names = [
-      'auto',
-      ...TIERS.map((tier) => `tier:${tier}`),
-      ...new Set(table.deployments.map((deployment) => deployment.model)),
-    ];
-    return {
-      object: 'list',
-      data: names.map((id) => ({ id, object: 'model', created, owned_by: 'autotier' })),
-    };
+    return { object: 'list', data: toModelCards(table, loadedAt) };
+  }
+
+  function retrieveModel(id: string): Record<string, unknown> {
+    const { table, loadedAt } = options.table();
+    const card = toModelCards(table, loadedAt).find((model) => model.id === id);
+    if (card !== undefined) return card;
+    throw new RouterError({
+      code: 'MODEL_NOT_FOUND',
+      message: `The model "${id.slice(0, 256)}" does not exist; GET /v1/models lists the models served here`,
+      param: 'model',
+    });
   }
 
   return {
     chatCompletion: (body, context) => serve(chatEndpoint, { body, context }),
     completion: (body, context) => serve(completionEndpoint, { body, context }),
+    embeddings: (body, context) => serve(embeddingsEndpoint, { body, context }),
     explain,
     listModels,
+    retrieveModel,
     authenticate: (context) => authenticate(keyIndex(options.table()), context.credentials),
   };
 }

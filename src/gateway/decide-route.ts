@@ -1,6 +1,7 @@
 import type { ClassificationDecision, Classifier } from '../classify/decision.js';
 import type { TableRule } from '../classify/table-rules.js';
 import type { DeploymentConfig, TierConfig } from '../config/table-part-schemas.js';
+import { toChatDeployments } from '../config/deployment-kinds.js';
 import type { RoutingTable } from '../config/routing-table-schema.js';
 import type { RoutePlan } from '../balance/route-plan.js';
 import { toAvailabilityState, type AvailabilityChecker } from '../policy/availability.js';
@@ -182,7 +183,9 @@ interface Target {
 function checkServed(table: RoutingTable, model: string): void {
   const isServed =
     toAliasTier(model) !== undefined ||
-    table.deployments.some((deployment) => deployment.model === model || deployment.id === model);
+    toChatDeployments(table.deployments).some(
+      (deployment) => deployment.model === model || deployment.id === model,
+    );
   if (!isServed)
     throw new RouterError({
       code: 'MODEL_NOT_FOUND',
@@ -275,7 +278,7 @@ async function applyFloors(input: DecideInput, tier: Tier, rules: RuleRecord[]):
  */
 function toExactCountThreshold(table: DecideInput['table'], requestedMaxTokens: number | undefined): number {
   let smallestWindow = Infinity;
-  for (const deployment of table.deployments)
+  for (const deployment of toChatDeployments(table.deployments))
     smallestWindow = Math.min(smallestWindow, deployment.context_window);
   let largestMaxTokens = 0;
   for (const tier of TIERS) {
@@ -292,7 +295,8 @@ function toExactCountThreshold(table: DecideInput['table'], requestedMaxTokens: 
 /** The widest context window of the table: a count above it fits nowhere, so counting stops there. */
 export function toLargestWindow(table: DecideInput['table']): number {
   let largest = 0;
-  for (const deployment of table.deployments) largest = Math.max(largest, deployment.context_window);
+  for (const deployment of toChatDeployments(table.deployments))
+    largest = Math.max(largest, deployment.context_window);
   return largest;
 }
 
@@ -305,7 +309,7 @@ function countPrompt(input: DecideInput): Promise<PromptCount> {
   return input.tokenCounter.countChat(
     { messages: request.messages, tools: request.tools ?? undefined },
     {
-      tokenizers: toTokenizerNames(table.deployments),
+      tokenizers: toTokenizerNames(toChatDeployments(table.deployments)),
       safetyMargin: table.tokens.safety_margin,
       imageTokens: table.tokens.image_tokens,
       estimateBelow: toExactCountThreshold(table, request.maxTokens),
@@ -355,7 +359,11 @@ export async function decideRoute(input: DecideInput): Promise<RouteDecision> {
       ...availability,
     });
     const plannedTier = planned.plan.tier;
-    if (plannedTier !== 'AUTOCOMPLETE' && !allowsTier(input.allowed, plannedTier)) {
+    if (
+      plannedTier !== 'AUTOCOMPLETE' &&
+      plannedTier !== 'EMBEDDINGS' &&
+      !allowsTier(input.allowed, plannedTier)
+    ) {
       const why = planned.rules.map((rule) => rule.rule).join(', ');
       throw toForbidden(
         `the request needs tier ${plannedTier} (${why}), which key ${input.allowed?.keyName ?? ''} may not use`,

@@ -20,4 +20,12 @@ export const REQUEST_LIMITS = {
   modelChars: 256,
   /** Prompts in a legacy completion request's `prompt` array. */
   prompts: 2_048,
+  /** Inputs of one embeddings request (OpenAI's limit). */
+  embeddingInputs: 2_048,
+  /** Characters of all text inputs of one embeddings request together (about 2M tokens of English). */
+  embeddingCharacters: 8_000_000,
+  /** Token ids of all token-array inputs of one embeddings request together. */
+  embeddingTokenIds: 2_000_000,
+  /** `dimensions` of an embeddings request (the largest embedding models have 4,096). */
+  embeddingDimensions: 65_536,
 } as const;

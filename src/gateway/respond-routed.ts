@@ -1,4 +1,4 @@
-import type { Balancer, ContinuationPrefix } from '../balance/balancer.js';
+import type { Balancer, ContinuationPrefix, ExecuteResult } from '../balance/balancer.js';
 import type { DeploymentConfig } from '../config/table-part-schemas.js';
 import type { KeyAdmission } from '../policy/api-keys.js';
 import type { Clock } from '../shared/clock.js';
@@ -17,8 +17,8 @@ export interface RoutedRequest {
   context: RequestContext;
   tracker: RequestTracker;
   admission: KeyAdmission | undefined;
-  path: '/chat/completions' | '/completions';
-  kind: 'chat' | 'completions';
+  path: '/chat/completions' | '/completions' | '/embeddings';
+  kind: 'chat' | 'completions' | 'embeddings';
   stream: boolean;
   includeUsage: boolean;
   toBody: (deployment: DeploymentConfig) => string;
@@ -28,6 +28,11 @@ export interface RoutedRequest {
   onCommitted: () => Promise<void>;
   /** Internal detail in an in-band error: admin key or open mode. */
   revealInternal: boolean;
+  /**
+   * A non-streamed answer that is not a completion (embeddings): the upstream answers with one JSON
+   * body, and this builds the client's body and the usage to report from it.
+   */
+  toAnswer?: (result: ExecuteResult) => { body: Record<string, unknown>; usage: Usage };
 }
 
 /** Runs the balancer for a decided route and shapes the client's answer: JSON, or SSE from the commit point. */
@@ -50,6 +55,7 @@ export async function respondRouted(routed: RoutedRequest): Promise<GatewayRespo
       startedAt: context.receivedAt,
       promptTokens: decision.promptTokens,
       ...(context.trace === undefined ? {} : { span: context.trace }),
+      ...(routed.toAnswer === undefined ? {} : { answer: 'json' as const }),
       ...(routed.toContinuationBody === undefined ? {} : { toContinuationBody: routed.toContinuationBody }),
     });
   } catch (error) {
@@ -74,6 +80,23 @@ export async function respondRouted(routed: RoutedRequest): Promise<GatewayRespo
       revealInternal: routed.revealInternal,
     });
     return { kind: 'stream', headers, events };
+  }
+  if (routed.toAnswer !== undefined) {
+    let answer;
+    try {
+      answer = routed.toAnswer(result);
+    } catch (error) {
+      void routed.admission?.finish(0);
+      throw error;
+    }
+    finish({
+      status: 200,
+      usage: answer.usage,
+      generatedChars: 0,
+      completionText: undefined,
+      error: undefined,
+    });
+    return { kind: 'json', status: 200, headers, body: answer.body };
   }
   const chunks = result.head.map((event) => event.chunk);
   const body = routed.kind === 'chat' ? assembleChatCompletion(chunks) : assembleTextCompletion(chunks);

@@ -1,11 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import type { HistorySnapshot } from '../observe/activity-history.js';
 import type { ActivitySnapshot } from '../observe/recent-activity.js';
 import type { Route } from './route.js';
 import type { Answer } from './write-answer.js';
 
 export interface DashboardDependencies {
   activity: () => ActivitySnapshot;
+  /** The last hour per minute (a fixed number of buckets: the answer's size does not grow with traffic). */
+  history: () => HistorySnapshot;
   state: () => Promise<Record<string, unknown>>;
   /** Server time (epoch ms), so the page times cooldown countdowns by the server's clock. */
   now: () => number;
@@ -24,6 +27,8 @@ const INDEX: Asset = { name: 'index.html', type: 'text/html; charset=utf-8' };
 const ASSETS: readonly Asset[] = [
   INDEX,
   { name: 'dashboard.js', type: 'text/javascript; charset=utf-8' },
+  { name: 'history-charts.js', type: 'text/javascript; charset=utf-8' },
+  { name: 'history-view.js', type: 'text/javascript; charset=utf-8' },
   { name: 'dashboard.css', type: 'text/css; charset=utf-8' },
 ];
 
@@ -73,6 +78,7 @@ export function dashboardRoutes(dependencies: DashboardDependencies): Route[] {
         body: {
           now: dependencies.now(),
           activity: dependencies.activity(),
+          history: dependencies.history(),
           state: await dependencies.state(),
         },
       }),

@@ -45,6 +45,23 @@ describe('the route index', () => {
     expect(match('GET', '/').endpoint).toBe('unknown');
   });
 
+  it('takes every path below a prefix route, slashes included, after the exact paths', () => {
+    const prefixed = createRouteIndex([
+      route('GET', '/v1/models'),
+      { ...route('GET', '/v1/models/'), prefix: true, endpoint: 'models' },
+    ]);
+    expect(prefixed('GET', '/v1/models').route?.prefix).toBeUndefined();
+    expect(prefixed('GET', '/v1/models/').route?.prefix).toBeUndefined();
+    expect(prefixed('GET', '/v1/models/Qwen/Qwen3-8B').route?.prefix).toBe(true);
+    expect(prefixed('GET', '/v1/models/Qwen%2FQwen3-8B').route?.prefix).toBe(true);
+    expect(prefixed('POST', '/v1/models/auto')).toEqual({
+      route: undefined,
+      allow: ['GET', 'HEAD'],
+      endpoint: 'models',
+    });
+    expect(prefixed('GET', '/v1/modelsx').route).toBeUndefined();
+  });
+
   it('refuses a method and path declared twice', () => {
     expect(() => createRouteIndex([route('GET', '/health'), route('GET', '/health')])).toThrow(
       'route GET /health is declared twice',

@@ -1,8 +1,10 @@
 import type { Gateway } from '../gateway/create-gateway.js';
+import type { HistorySnapshot } from '../observe/activity-history.js';
 import type { ActivitySnapshot } from '../observe/recent-activity.js';
 import { dashboardRoutes } from './dashboard.js';
 import type { Route } from './route.js';
 import { jsonAnswer } from './write-answer.js';
+import { MODELS_PREFIX, toModelId } from './model-id.js';
 
 export interface RouteDependencies {
   gateway: Gateway;
@@ -15,6 +17,8 @@ export interface RouteDependencies {
   state: () => Promise<Record<string, unknown>>;
   /** Recent activity, for the dashboard. */
   activity: () => ActivitySnapshot;
+  /** Per-minute history of the last hour, for the dashboard's charts. */
+  history: () => HistorySnapshot;
   /** Server time, epoch ms. */
   now: () => number;
 }
@@ -46,6 +50,15 @@ export function declareRoutes(dependencies: RouteDependencies): Route[] {
     },
     {
       method: 'POST',
+      path: '/v1/embeddings',
+      endpoint: 'embeddings',
+      access: 'key',
+      readsBody: true,
+      reportsItself: true,
+      handle: ({ body, context }) => gateway.embeddings(body, context),
+    },
+    {
+      method: 'POST',
       path: '/v1/route',
       endpoint: 'route',
       access: 'key',
@@ -59,6 +72,15 @@ export function declareRoutes(dependencies: RouteDependencies): Route[] {
       access: 'key',
       readsBody: false,
       handle: () => jsonAnswer(200, gateway.listModels()),
+    },
+    {
+      method: 'GET',
+      path: MODELS_PREFIX,
+      prefix: true,
+      endpoint: 'models',
+      access: 'key',
+      readsBody: false,
+      handle: ({ context }) => jsonAnswer(200, gateway.retrieveModel(toModelId(context.http.path))),
     },
     {
       method: 'GET',
@@ -100,6 +122,11 @@ export function declareRoutes(dependencies: RouteDependencies): Route[] {
       readsBody: false,
       handle: async () => jsonAnswer(200, await dependencies.state()),
     },
-    ...dashboardRoutes({ activity: dependencies.activity, state: dependencies.state, now: dependencies.now }),
+    ...dashboardRoutes({
+      activity: dependencies.activity,
+      history: dependencies.history,
+      state: dependencies.state,
+      now: dependencies.now,
+    }),
   ];
 }

@@ -24,6 +24,9 @@ export interface Metrics {
   setInFlightSource(source: () => Promise<ReadonlyMap<string, number>>): void;
 }
 
+/** The endpoints whose requests are routed to a deployment (tier EMBEDDINGS for embeddings). */
+const ROUTED_ENDPOINTS: ReadonlySet<string> = new Set(['chat', 'completions', 'embeddings']);
+
 /** Prometheus metrics on a registry of this instance (never prom-client's global one). */
 export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metrics {
   const registry = new Registry();
@@ -143,8 +146,8 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
     onRequest(summary) {
       if (summary.outcome === 'rejected')
         rejected.inc({ code: summary.errorCode ?? 'none', endpoint: summary.endpoint });
-      // autotier_requests_total keeps its meaning: requests to the two routed endpoints.
-      if (summary.endpoint !== 'chat' && summary.endpoint !== 'completions') return;
+      // autotier_requests_total keeps its meaning: requests to the routed endpoints.
+      if (!ROUTED_ENDPOINTS.has(summary.endpoint)) return;
       const tier = summary.tier ?? 'none';
       requests.inc({
         tier,

@@ -5,6 +5,7 @@ export type TokenStatus = 'confirmed' | 'estimated' | 'unknown';
 export type EndpointName =
   | 'chat'
   | 'completions'
+  | 'embeddings'
   | 'route'
   | 'models'
   | 'health'
@@ -34,6 +35,8 @@ export interface RequestSummary {
   tier: string | undefined;
   complexity: string | undefined;
   cause: string | undefined;
+  /** For cause `cache`: the stage that made the cached decision (`heuristic`, `learned` or `llm`). */
+  cacheStage?: string | undefined;
   confidence: number | undefined;
   signals: readonly string[];
   llmCalled: boolean;
@@ -48,6 +51,8 @@ export interface RequestSummary {
   attempts: number;
   fallbacks: number;
   ttftMs: number | undefined;
+  /** The answering deployment's own time to first token, from its call (not from the request's arrival). */
+  upstreamTtftMs?: number | undefined;
   durationMs: number;
   promptTokens: number | undefined;
   completionTokens: number | undefined;

@@ -1,4 +1,5 @@
 import type { DeploymentConfig, TableTier } from '../config/table-part-schemas.js';
+import { toChatDeployments } from '../config/deployment-kinds.js';
 import type { RoutingTable } from '../config/routing-table-schema.js';
 import { RouterError } from '../shared/errors.js';
 import { TIERS, toTierRank, type Tier } from '../shared/tier.js';
@@ -44,7 +45,7 @@ export function toNamedDeployments(input: {
   model: string;
 }): DeploymentConfig[] {
   const { table, access, model } = input;
-  const serving = table.deployments.filter(
+  const serving = toChatDeployments(table.deployments).filter(
     (deployment) => deployment.model === model || deployment.id === model,
   );
   if (access === undefined) return serving;

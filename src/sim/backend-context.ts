@@ -15,6 +15,8 @@ export interface BackendContext {
   answerTokens: number | undefined;
   /** Continues a final assistant message when asked (vLLM's `continue_final_message`). */
   continuation: boolean;
+  /** The embedding model this backend serves, if any (SimBackendOptions.embedding). */
+  embedding: { dimensions: number; matryoshka: boolean } | undefined;
   settings(): { fault: FaultSpec | undefined; latency: SimLatency; responder: Responder | undefined };
   faultState: FaultState;
   stats: SimStatsRecorder;

@@ -9,6 +9,8 @@ import type { FaultSpec, Responder, SimBackend, SimBackendOptions, SimLatency } 
 
 /** Context window when none is given, in tokens. @default 32768 */
 export const DEFAULT_CONTEXT_WINDOW = 32768;
+/** Vector length of a simulated embedding model without its own (bge-m3's). */
+export const DEFAULT_EMBEDDING_DIMENSIONS = 1024;
 
 /** Starts one simulated vLLM OpenAI server and resolves once it listens. */
 export async function createSimulatedBackend(options: SimBackendOptions): Promise<SimBackend> {
@@ -27,6 +29,13 @@ export async function createSimulatedBackend(options: SimBackendOptions): Promis
     reasoningMode: options.reasoning ?? 'reasoning_content',
     answerTokens: options.answerTokens,
     continuation: options.continuation ?? true,
+    embedding:
+      options.embedding === undefined
+        ? undefined
+        : {
+            dimensions: options.embedding.dimensions ?? DEFAULT_EMBEDDING_DIMENSIONS,
+            matryoshka: options.embedding.matryoshka ?? false,
+          },
     settings: () => ({ fault, latency, responder }),
     faultState,
     stats,

@@ -55,4 +55,12 @@ export const DEMO_FLEET: readonly DemoBackendOptions[] = Object.freeze([
     contextWindow: 32768,
     answerTokens: 60,
   },
+  {
+    // an embedding model on vLLM (--task embed): 1024-dimension vectors, POST /v1/embeddings only
+    id: 'bge-m3-cuda',
+    models: ['BAAI/bge-m3'],
+    latency: { ttftMs: 15, jitterMs: 5 },
+    contextWindow: 8192,
+    embedding: { dimensions: 1024, matryoshka: false },
+  },
 ]);

@@ -28,6 +28,13 @@ const backendSchema = z
       .optional(),
     reasoning: z.enum(['inline', 'reasoning_content', 'none']).optional(),
     continuation: z.boolean().optional(),
+    embedding: z
+      .object({
+        dimensions: z.number().int().positive().max(65_536).optional(),
+        matryoshka: z.boolean().optional(),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { BackendContext } from './backend-context.js';
 import { CHAT_ENDPOINT, COMPLETION_ENDPOINT, type GenerationEndpoint } from './generation-endpoints.js';
+import { handleEmbeddings } from './handle-embeddings.js';
 import { handleGeneration } from './handle-generation.js';
 import { applyServerDownFault } from './request-faults.js';
 import { sendJson } from './respond.js';
@@ -23,7 +24,8 @@ export function routeRequest(routes: Routes, request: IncomingMessage, response:
   const query = url.indexOf('?');
   const path = query < 0 ? url : url.slice(0, query);
   const endpoint = request.method === 'POST' ? GENERATION[path] : undefined;
-  stats.countRequest(endpoint?.kind ?? 'other');
+  const embeddings = request.method === 'POST' && path === '/v1/embeddings';
+  stats.countRequest(embeddings ? 'embedding' : (endpoint?.kind ?? 'other'));
   stats.requestStarted();
   const controller = new AbortController();
   response.once('close', () => {
@@ -33,6 +35,11 @@ export function routeRequest(routes: Routes, request: IncomingMessage, response:
   if (endpoint !== undefined) {
     const exchange = { request, response, signal: controller.signal };
     handleGeneration(routes.backend, endpoint, exchange).catch(() => response.destroy());
+    return;
+  }
+  if (embeddings && routes.backend.embedding !== undefined) {
+    const exchange = { request, response, signal: controller.signal };
+    handleEmbeddings(routes.backend, exchange).catch(() => response.destroy());
     return;
   }
   routeOther(routes, { request, response, path });

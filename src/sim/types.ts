@@ -80,6 +80,23 @@ export interface SimBackendOptions {
    * below max_tokens). @default undefined: replies run to max_tokens (or 16 without it)
    */
   answerTokens?: number;
+  /**
+   * Serve POST /v1/embeddings like a vLLM embedding model (`--task embed`): deterministic unit vectors
+   * from each input. Without it the route answers 404, like a vLLM serving a generative model.
+   * @default undefined
+   */
+  embedding?: SimEmbedding;
+}
+
+/** An embedding model of the simulator. */
+export interface SimEmbedding {
+  /** Length of each vector. @default 1024 */
+  dimensions?: number;
+  /**
+   * Whether `dimensions` in a request is honoured (a Matryoshka model such as Qwen3-Embedding); when
+   * false a request with `dimensions` is refused with a 400, as vLLM does. @default false
+   */
+  matryoshka?: boolean;
 }
 
 export interface SimStats {
@@ -87,6 +104,8 @@ export interface SimStats {
   requests: number;
   chatRequests: number;
   completionRequests: number;
+  /** POST /v1/embeddings requests (to a backend that serves embeddings or not). */
+  embeddingRequests: number;
   /** Requests per selected fault name. */
   byFault: Record<string, number>;
   /** Requests whose response has neither finished nor been aborted. */

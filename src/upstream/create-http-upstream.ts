@@ -39,7 +39,7 @@ export function createHttpUpstream(options: HttpUpstreamOptions): Upstream {
   const headersFor = (request: AttemptRequest, key: string | undefined): Record<string, string> => {
     const headers: Record<string, string> = {
       'content-type': 'application/json',
-      accept: 'text/event-stream',
+      accept: request.answer === 'json' ? 'application/json' : 'text/event-stream',
       'x-request-id': request.requestId,
     };
     if (key !== undefined) headers['authorization'] = `Bearer ${key}`;

@@ -6,6 +6,7 @@ import { redactSecrets } from '../shared/redact.js';
 import { createAttemptWatchdog, type AttemptWatchdog } from './attempt-watchdog.js';
 import { createEventQueue, type EventQueue } from './event-queue.js';
 import { createEventReader, type EventReader } from './event-reader.js';
+import { createJsonReader } from './json-reader.js';
 import { toErrorFromException, toErrorFromStatus } from './translate-error.js';
 import type { AttemptRequest, UpstreamAttempt } from './upstream.js';
 
@@ -67,11 +68,14 @@ class AttemptHandler implements Dispatcher.DispatchHandler {
       clock,
       deploymentId: request.deployment.id,
     });
-    this.reader = createEventReader({
-      watchdog: this.watchdog,
-      deploymentId: request.deployment.id,
-      secrets: options.secrets,
-    });
+    this.reader =
+      request.answer === 'json'
+        ? createJsonReader({ watchdog: this.watchdog, deploymentId: request.deployment.id })
+        : createEventReader({
+            watchdog: this.watchdog,
+            deploymentId: request.deployment.id,
+            secrets: options.secrets,
+          });
     this.events = createEventQueue({
       pause: () => this.dispatch?.pause(),
       resume: () => this.dispatch?.resume(),
@@ -175,7 +179,9 @@ class AttemptHandler implements Dispatcher.DispatchHandler {
       );
       return;
     }
-    const cut = this.watchdog.reason() ?? this.reader.finish();
+    const tail = this.watchdog.reason() === undefined ? this.reader.end?.() : undefined;
+    if (tail !== undefined) this.events.push(tail.events);
+    const cut = this.watchdog.reason() ?? tail?.error ?? this.reader.finish();
     if (cut === undefined) this.events.end();
     else this.events.fail(cut);
   }

@@ -22,6 +22,11 @@ export interface EventReader {
   push(bytes: Buffer): ReadResult;
   /** True once `[DONE]` was read; later bytes are ignored. */
   done(): boolean;
+  /**
+   * Call at the end of the body, before `finish`, when present: the events only a whole body completes
+   * (a JSON answer, upstream/json-reader.ts).
+   */
+  end?(): ReadResult;
   /** Call at the end of the body: the error of a stream that ended too early, or undefined. */
   finish(): RouterError | undefined;
 }

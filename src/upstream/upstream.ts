@@ -28,6 +28,11 @@ export interface AttemptRequest {
    * tracing is on, the client's own when it is off; absent or empty when there is none.
    */
   traceHeaders?: Readonly<Record<string, string>>;
+  /**
+   * `sse`: a stream of chat chunks; `json`: one JSON answer (POST /embeddings), read whole as one event
+   * at the end of the body. @default sse
+   */
+  answer?: 'sse' | 'json';
 }
 
 /** One server-sent event of an upstream stream: its raw JSON text and the parsed chunk. */

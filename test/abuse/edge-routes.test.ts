@@ -37,20 +37,20 @@ describe('the HTTP edge in open mode', () => {
   });
   afterAll(() => stack.close());
 
-  it('answers 404 not_found naming the method and path for POST /v1/embeddings and GET / (issue 16)', async () => {
-    const embeddings = await fetch(`${stack.url}/v1/embeddings`, {
+  it('answers 404 not_found naming the method and path for an unknown path (POST /v1/audio/speech) and GET / (issue 16)', async () => {
+    const unknown = await fetch(`${stack.url}/v1/audio/speech`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-request-id': 'edge-embeddings' },
+      headers: { 'content-type': 'application/json', 'x-request-id': 'edge-unknown' },
       body: JSON.stringify({ model: 'auto', input: 'hi' }),
     });
-    expect(embeddings.status).toBe(404);
-    const error = await errorOf(embeddings);
+    expect(unknown.status).toBe(404);
+    const error = await errorOf(unknown);
     expect(error).toMatchObject({
       code: 'not_found',
       type: 'invalid_request_error',
-      request_id: 'edge-embeddings',
+      request_id: 'edge-unknown',
     });
-    expect(error.message).toContain('POST "/v1/embeddings"');
+    expect(error.message).toContain('POST "/v1/audio/speech"');
     const root = await fetch(`${stack.url}/`);
     expect(root.status).toBe(404);
     expect((await errorOf(root)).message).toContain('GET "/"');
@@ -74,7 +74,7 @@ describe('the HTTP edge in open mode', () => {
   });
 
   it('logs each rejection once with its request id, method, path, status and code', async () => {
-    await fetch(`${stack.url}/v1/embeddings?x=1`, {
+    await fetch(`${stack.url}/v1/audio/speech?x=1`, {
       method: 'POST',
       headers: { 'x-request-id': 'edge-log-404' },
     });
@@ -96,7 +96,7 @@ describe('the HTTP edge in open mode', () => {
     const expected = {
       'edge-log-404': {
         method: 'POST',
-        path: '/v1/embeddings',
+        path: '/v1/audio/speech',
         status: 404,
         error_code: 'NOT_FOUND',
         endpoint: 'unknown',

@@ -122,8 +122,8 @@ describe('operator dashboard in a real browser', () => {
     });
 
     it('shows rejected requests as rejected, apart from the routed decisions and the tier shares', async () => {
-      const embeddings = await fetch(`${stack.url}/v1/embeddings`, { method: 'POST', body: '{}' });
-      expect(embeddings.status).toBe(404);
+      const unknown = await fetch(`${stack.url}/v1/audio/speech`, { method: 'POST', body: '{}' });
+      expect(unknown.status).toBe(404);
       const latin1 = await fetch(`${stack.url}/v1/chat/completions`, {
         method: 'POST',
         headers: { 'content-type': 'application/json; charset=latin1' },
@@ -137,7 +137,7 @@ describe('operator dashboard in a real browser', () => {
       expect(await newest.getByTestId('tier').textContent()).toBe('rejected');
       expect(await newest.getByTestId('call').textContent()).toBe('POST /v1/chat/completions');
       expect(await newest.textContent()).toContain('415 UNSUPPORTED_MEDIA_TYPE');
-      expect(await rejected.last().getByTestId('call').textContent()).toBe('POST /v1/embeddings');
+      expect(await rejected.last().getByTestId('call').textContent()).toBe('POST /v1/audio/speech');
       expect(await page.locator('[data-testid=decision-row][data-outcome=routed]').count()).toBe(5);
 
       expect(await testId(page, 'rejected-count').textContent()).toBe('2');

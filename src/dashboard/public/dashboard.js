@@ -5,6 +5,8 @@
  * Every value from the server is written with textContent, never as HTML.
  */
 
+import { renderHistory } from './history-view.js';
+
 /**
  * @typedef {object} RequestSummary
  * @property {string} requestId
@@ -17,6 +19,7 @@
  * @property {string | undefined} [tier]
  * @property {string | undefined} [complexity]
  * @property {string | undefined} [cause]
+ * @property {string | undefined} [cacheStage] For cause `cache`: the stage that made the cached decision.
  * @property {number | undefined} [confidence]
  * @property {string[]} signals
  * @property {boolean} llmCalled
@@ -65,7 +68,35 @@
  * @property {DeploymentState[]} deployments
  */
 
-/** @typedef {{ activity: Activity, state: State, now?: number | string }} Summary */
+/** @typedef {{ p50: (number | null)[], p95: (number | null)[] }} PercentileSeries */
+
+/**
+ * @typedef {object} DeploymentHistory
+ * @property {number[]} attempts
+ * @property {number[]} failures
+ * @property {PercentileSeries} ttftMs
+ * @property {{ attempts: number, failures: number, ttftP50Ms: number | null, ttftP95Ms: number | null }} total
+ */
+
+/**
+ * The last hour in buckets, oldest first (index i starts at start + i * bucketMs); per process.
+ * @typedef {object} History
+ * @property {'process'} scope
+ * @property {number} bucketMs
+ * @property {number} buckets
+ * @property {number} start
+ * @property {{ ok: number[], error: number[], rejected: number[], cancelled: number[] }} requests
+ * @property {Record<string, number[]>} rejected By kind: invalid, auth, limit, shutting_down, other.
+ * @property {Record<string, number[]>} tiers
+ * @property {Record<string, number[]>} endpoints
+ * @property {number[]} fallbacks
+ * @property {PercentileSeries} latencyMs
+ * @property {PercentileSeries} ttftMs
+ * @property {Record<string, DeploymentHistory>} deployments
+ * @property {{ requests: number, errors: number, rejected: number, latencyP50Ms: number | null, latencyP95Ms: number | null }} totals
+ */
+
+/** @typedef {{ activity: Activity, history?: History, state: State, now?: number | string }} Summary */
 
 /** @typedef {{ rule: string, name?: string, from: string, to: string, reason: string }} RuleRecord */
 
@@ -160,8 +191,61 @@ const tierBadge = (tier) =>
     tier ?? '–',
   ]);
 
-/** @param {string | undefined} cause */
-const causeBadge = (cause) => h('span', { class: `badge cause cause-${cause ?? 'none'}` }, [cause ?? '–']);
+/**
+ * The cause, and for a cached decision the stage that made it: `cache (llm)`.
+ * @param {string | undefined} cause
+ * @param {string | undefined} [cacheStage]
+ */
+const causeBadge = (cause, cacheStage) =>
+  h(
+    'span',
+    {
+      class: `badge cause cause-${cause ?? 'none'}`,
+      'data-testid': 'cause',
+      title: cacheStage === undefined ? undefined : `cached decision, first made by the ${cacheStage} stage`,
+    },
+    [cacheStage === undefined ? (cause ?? '–') : `${cause ?? '–'} (${cacheStage})`],
+  );
+
+/**
+ * A rule as the request summary labels it, `kind:from->to` (kind may be `rule[name]`; neither holds
+ * `:` or `->`), split up; `lift` when it raised one tier to a higher one.
+ * @param {string} label
+ */
+function parseRuleLabel(label) {
+  const colon = label.indexOf(':');
+  const kind = colon < 0 ? label : label.slice(0, colon);
+  const move = colon < 0 ? '' : label.slice(colon + 1);
+  const arrow = move.indexOf('->');
+  const from = arrow < 0 ? move : move.slice(0, arrow);
+  const to = arrow < 0 ? '' : move.slice(arrow + 2);
+  const lift = TIERS.includes(from) && TIERS.includes(to) && TIERS.indexOf(to) > TIERS.indexOf(from);
+  return { kind, rule: kind.replace(/\[.*$/, ''), from, to, lift };
+}
+
+/**
+ * The rules that changed the tier; those that lifted it stand out (`↑ session SIMPLE → EXPERT`).
+ * @param {readonly string[]} labels
+ */
+function rulesCell(labels) {
+  if (labels.length === 0) return h('td', {}, [h('span', { class: 'muted' }, ['–'])]);
+  const chipsOf = labels.map((label) => {
+    const rule = parseRuleLabel(label);
+    const move = rule.to === '' ? rule.from : `${rule.from} → ${rule.to}`;
+    return h(
+      'span',
+      {
+        class: rule.lift ? 'chip rule lift' : 'chip rule',
+        'data-testid': 'rule',
+        'data-rule': rule.rule,
+        'data-lift': String(rule.lift),
+        title: rule.lift ? `${rule.kind} lifted the tier from ${rule.from} to ${rule.to}` : label,
+      },
+      [`${rule.lift ? '↑ ' : ''}${rule.kind} ${move}`],
+    );
+  });
+  return h('td', {}, [h('span', { class: 'chips' }, chipsOf)]);
+}
 
 /** @param {readonly string[]} items @param {number} [limit] */
 function chips(items, limit = 4) {
@@ -369,8 +453,28 @@ function errorsCell(errors) {
   ]);
 }
 
-/** @param {DeploymentState[]} deployments */
-function renderDeployments(deployments) {
+/**
+ * The last hour of one deployment: TTFT p50 / p95 of its answered calls, and its failed calls.
+ * @param {DeploymentHistory | undefined} history
+ */
+function hourCells(history) {
+  const total = history?.total;
+  const failed = total === undefined || total.attempts === 0 ? '–' : `${total.failures} of ${total.attempts}`;
+  const share =
+    total === undefined || total.attempts === 0 ? '' : ` (${formatPercent(total.failures / total.attempts)})`;
+  return [
+    h('td', { class: 'num', 'data-testid': 'hour-ttft' }, [
+      total === undefined ? '–' : `${formatMs(total.ttftP50Ms)} / ${formatMs(total.ttftP95Ms)}`,
+    ]),
+    h('td', { class: 'num', 'data-testid': 'hour-errors' }, [`${failed}${share}`]),
+  ];
+}
+
+/**
+ * @param {DeploymentState[]} deployments
+ * @param {History | undefined} history
+ */
+function renderDeployments(deployments, history) {
   const rows = deployments.map((deployment) =>
     h(
       'tr',
@@ -386,6 +490,7 @@ function renderDeployments(deployments) {
         cooldownCell(deployment),
         inFlightCell(deployment),
         h('td', { class: 'num' }, [formatMs(deployment.ttft_ewma_ms)]),
+        ...hourCells(history?.deployments[deployment.id]),
         errorsCell(deployment.recent_errors),
       ],
     ),
@@ -431,7 +536,7 @@ function rejectedRow(request) {
     [
       h('td', { class: 'mono' }, [formatTime(request.endedAt)]),
       h('td', {}, [h('span', { class: 'badge outcome-rejected', 'data-testid': 'tier' }, ['rejected'])]),
-      h('td', { colspan: '4', class: 'mono call', 'data-testid': 'call', title: call }, [call]),
+      h('td', { colspan: '5', class: 'mono call', 'data-testid': 'call', title: call }, [call]),
       h('td', { class: 'num' }, ['–']),
       h('td', { class: 'num' }, [formatMs(request.durationMs)]),
       statusCell(request),
@@ -459,10 +564,11 @@ function decisionRow(request) {
   return h('tr', attributes, [
     h('td', { class: 'mono' }, [formatTime(request.endedAt)]),
     h('td', {}, [tierBadge(request.tier)]),
-    h('td', {}, [
-      causeBadge(request.cause),
+    h('td', { class: 'nowrap' }, [
+      causeBadge(request.cause, request.cacheStage),
       request.llmCalled ? h('span', { class: 'note' }, ['LLM']) : null,
     ]),
+    rulesCell(request.rules),
     h('td', { class: 'num' }, [isNumber(request.confidence) ? request.confidence.toFixed(2) : '–']),
     h('td', {}, [chips(request.signals, 3)]),
     h('td', { class: 'mono' }, [request.deployment ?? '–']),
@@ -479,7 +585,7 @@ function renderDecisions(requests) {
   if (shown.length === 0) {
     body.replaceChildren(
       h('tr', { class: 'empty' }, [
-        h('td', { colspan: '9' }, ['No requests yet. Decisions appear here as traffic arrives.']),
+        h('td', { colspan: '10' }, ['No requests yet. Decisions appear here as traffic arrives.']),
       ]),
     );
   } else body.replaceChildren(...shown.map(decisionRow));
@@ -525,8 +631,14 @@ function render(summary) {
   if (isNumber(summary.now)) clockSkewMs = summary.now - Date.now();
   renderMeta(summary.state);
   renderFigures(summary.activity);
-  renderDeployments(summary.state.deployments);
+  renderDeployments(summary.state.deployments, summary.history);
   renderDecisions(summary.activity.requests);
+  const history = byId('history', HTMLElement);
+  history.hidden = summary.history === undefined;
+  if (summary.history !== undefined) {
+    history.dataset['total'] = String(summary.history.totals.requests);
+    renderHistory(history, summary.history);
+  }
 }
 
 let inFlight = false;
