@@ -33,7 +33,10 @@ import { decideRoute, type RouteDecision, type RouteHints } from './decide-route
 import { toCompletionDecision } from './completion-route.js';
 import { toContinuationBodyMaker } from './continuation-body.js';
 import { createRequestTracker } from './request-tracker.js';
-import { respondRouted } from './respond-routed.js';
+import { respondRouted, type AnswerShape } from './respond-routed.js';
+import { shapeResponsesBody, toResponsesShape } from './responses-answer.js';
+import { parseResponsesRequest, type ResponsesRequest } from './responses-request.js';
+import { toChatBody } from './to-chat-body.js';
 import { shapeUpstreamBody } from './shape-body.js';
 import type { CancelSignal } from '../shared/cancel-signal.js';
 
@@ -70,6 +73,8 @@ export interface GatewayOptions {
 
 export interface Gateway {
   chatCompletion(body: unknown, context: RequestContext): Promise<GatewayResponse>;
+  /** The Responses API: routed like chat; natively to deployments with `responses: true`, else translated. */
+  responses(body: unknown, context: RequestContext): Promise<GatewayResponse>;
   /** Legacy completions (IDE autocomplete): the autocomplete group, no classification. */
   completion(body: unknown, context: RequestContext): Promise<GatewayResponse>;
   /** The decision for a chat request, without calling any backend (POST /v1/route). */
@@ -86,10 +91,23 @@ interface StreamFlags {
   stream_options?: { include_usage?: boolean | undefined } | null | undefined;
 }
 
+/** A Responses request, and the chat request it stands for (classified, limited, and sent to chat deployments). */
+interface ParsedResponses extends StreamFlags {
+  responses: ResponsesRequest;
+  chat: ChatRequest;
+}
+
+/** Where and how a request goes upstream, when it is not its own body to every deployment. */
+interface UpstreamShape {
+  toPath: (deployment: DeploymentConfig) => string;
+  toBody: (deployment: DeploymentConfig) => string;
+  shape: AnswerShape;
+}
+
 /** What differs between the routed endpoints. */
 interface Endpoint<T> {
-  kind: 'chat' | 'completions';
-  path: '/chat/completions' | '/completions';
+  kind: 'chat' | 'completions' | 'responses';
+  path: '/chat/completions' | '/completions' | '/responses';
   parse(body: unknown): T;
   /** Completions the request asks for (`n`), each up to max_tokens. */
   choices(request: T): number;
@@ -103,6 +121,8 @@ interface Endpoint<T> {
     request: T,
     access: { context: RequestContext; loaded: LoadedTable; key: ApiKeyConfig | undefined },
   ): Promise<RouteDecision>;
+  /** Per-deployment path, body and answer shape; @default the request's own body, as a chat or legacy completion */
+  toUpstream?(request: T, input: { decision: RouteDecision; context: RequestContext }): UpstreamShape;
 }
 
 export function createGateway(options: GatewayOptions): Gateway {
@@ -219,6 +239,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         key === undefined
           ? undefined
           : await admitDecision(key, { decision, stream, choices: endpoint.choices(request) });
+      const upstream = endpoint.toUpstream?.(request, { decision, context });
       return await respondRouted({
         balancer: options.balancer,
         clock,
@@ -227,18 +248,23 @@ export function createGateway(options: GatewayOptions): Gateway {
         tracker,
         admission,
         path: endpoint.path,
+        toPath: upstream?.toPath,
         kind: endpoint.kind,
+        shape: upstream?.shape,
         stream,
         includeUsage: request.stream_options?.include_usage === true,
-        toBody: (deployment) =>
-          shapeUpstreamBody({
-            body: request,
-            deployment,
-            tierConfig: decision.tierConfig,
-            maxTokens: decision.maxTokens,
-          }),
+        toBody:
+          upstream?.toBody ??
+          ((deployment) =>
+            shapeUpstreamBody({
+              body: request,
+              deployment,
+              tierConfig: decision.tierConfig,
+              maxTokens: decision.maxTokens,
+            })),
         toContinuationBody: endpoint.toContinuationBody?.(request, decision),
-        onCommitted: () => (endpoint.kind === 'chat' ? recordSession(decision, loaded) : Promise.resolve()),
+        onCommitted: () =>
+          endpoint.kind === 'completions' ? Promise.resolve() : recordSession(decision, loaded),
         revealInternal: key === undefined || key.admin,
       });
     } catch (thrown) {
@@ -263,6 +289,33 @@ export function createGateway(options: GatewayOptions): Gateway {
     toContinuationBody: (request, decision) =>
       toContinuationBodyMaker({ request, tierConfig: decision.tierConfig, maxTokens: decision.maxTokens }),
     decide: (request, access) => decide(request, access.context, access),
+  };
+  /**
+   * The Responses API: classified, limited and routed as the chat request it stands for; a deployment
+   * with `responses: true` gets the Responses body itself, any other the chat body. No continuation
+   * after a break: a stream of typed events cannot be relabelled like chat chunks.
+   */
+  const responsesEndpoint: Endpoint<ParsedResponses> = {
+    kind: 'responses',
+    path: '/responses',
+    parse: (body) => {
+      const responses = parseResponsesRequest(body);
+      return { responses, chat: toChatBody(responses), stream: responses.stream };
+    },
+    choices: () => 1,
+    toPrompt: (request) => toPromptText(request.chat.messages),
+    decide: (request, access) => decide(request.chat, access.context, access),
+    toUpstream: (request, { decision, context }) => {
+      const shaped = { tierConfig: decision.tierConfig, maxTokens: decision.maxTokens };
+      return {
+        toPath: (deployment) => (deployment.responses ? '/responses' : '/chat/completions'),
+        toBody: (deployment) =>
+          deployment.responses
+            ? shapeResponsesBody(Object.assign({ body: request.responses, deployment }, shaped))
+            : shapeUpstreamBody(Object.assign({ body: request.chat, deployment }, shaped)),
+        shape: toResponsesShape(request.responses, context.requestId),
+      };
+    },
   };
   const completionEndpoint: Endpoint<CompletionRequest> = {
     kind: 'completions',
@@ -310,6 +363,7 @@ export function createGateway(options: GatewayOptions): Gateway {
 
   return {
     chatCompletion: (body, context) => serve(chatEndpoint, { body, context }),
+    responses: (body, context) => serve(responsesEndpoint, { body, context }),
     completion: (body, context) => serve(completionEndpoint, { body, context }),
     explain,
     listModels,

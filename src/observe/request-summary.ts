@@ -5,6 +5,7 @@ export type TokenStatus = 'confirmed' | 'estimated' | 'unknown';
 export type EndpointName =
   | 'chat'
   | 'completions'
+  | 'responses'
   | 'route'
   | 'models'
   | 'health'

@@ -15,6 +15,8 @@ export interface BackendContext {
   answerTokens: number | undefined;
   /** Continues a final assistant message when asked (vLLM's `continue_final_message`). */
   continuation: boolean;
+  /** Serves POST /v1/responses. */
+  responses: boolean;
   settings(): { fault: FaultSpec | undefined; latency: SimLatency; responder: Responder | undefined };
   faultState: FaultState;
   stats: SimStatsRecorder;

@@ -27,6 +27,7 @@ export async function createSimulatedBackend(options: SimBackendOptions): Promis
     reasoningMode: options.reasoning ?? 'reasoning_content',
     answerTokens: options.answerTokens,
     continuation: options.continuation ?? true,
+    responses: options.responses ?? true,
     settings: () => ({ fault, latency, responder }),
     faultState,
     stats,

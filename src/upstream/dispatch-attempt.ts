@@ -6,6 +6,7 @@ import { redactSecrets } from '../shared/redact.js';
 import { createAttemptWatchdog, type AttemptWatchdog } from './attempt-watchdog.js';
 import { createEventQueue, type EventQueue } from './event-queue.js';
 import { createEventReader, type EventReader } from './event-reader.js';
+import { toStreamProtocol } from './response-event-chunk.js';
 import { toErrorFromException, toErrorFromStatus } from './translate-error.js';
 import type { AttemptRequest, UpstreamAttempt } from './upstream.js';
 
@@ -71,6 +72,7 @@ class AttemptHandler implements Dispatcher.DispatchHandler {
       watchdog: this.watchdog,
       deploymentId: request.deployment.id,
       secrets: options.secrets,
+      protocol: toStreamProtocol(request.path),
     });
     this.events = createEventQueue({
       pause: () => this.dispatch?.pause(),
