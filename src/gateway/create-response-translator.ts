@@ -67,7 +67,9 @@ export function createResponseTranslator(options: TranslatorOptions): ResponseTr
     events.push(Object.assign({ type, sequence_number: sequence }, fields));
     sequence += 1;
   };
-  const base = (): string => toIdBase(identity?.id ?? options.fallback.id);
+  /** The letters of the upstream's id (else the fallback's): every id of this response is built from it. */
+  let idBase = toIdBase(options.fallback.id);
+  const base = (): string => idBase;
   const snapshot = (): JsonObject =>
     Object.assign(
       toResponseShell(request, {
@@ -88,8 +90,9 @@ export function createResponseTranslator(options: TranslatorOptions): ResponseTr
 
   const start = (chunk: ChatChunk | undefined): void => {
     if (identity !== undefined) return;
+    if (chunk?.id !== undefined) idBase = toIdBase(chunk.id);
     identity = {
-      id: `resp_${toIdBase(chunk?.id ?? options.fallback.id)}`,
+      id: `resp_${idBase}`,
       createdAt: chunk?.created ?? options.fallback.createdAt,
       model: chunk?.model ?? options.fallback.model,
     };
@@ -137,7 +140,10 @@ export function createResponseTranslator(options: TranslatorOptions): ResponseTr
       );
     } else if (open.kind === 'message') {
       const part = { type: 'output_text', text: open.text, annotations: [], logprobs: [] };
-      emit('response.output_text.done', Object.assign({}, where, { content_index: 0, text: open.text, logprobs: [] }));
+      emit(
+        'response.output_text.done',
+        Object.assign({}, where, { content_index: 0, text: open.text, logprobs: [] }),
+      );
       emit('response.content_part.done', Object.assign({}, where, { content_index: 0, part }));
       open.item['content'] = [part];
       open.item['status'] = itemStatus;
@@ -168,7 +174,12 @@ export function createResponseTranslator(options: TranslatorOptions): ResponseTr
     const open = textItem(kind);
     open.text += delta;
     const type = kind === 'message' ? 'response.output_text.delta' : 'response.reasoning_text.delta';
-    const fields: JsonObject = { item_id: open.item['id'], output_index: open.outputIndex, content_index: 0, delta };
+    const fields: JsonObject = {
+      item_id: open.item['id'],
+      output_index: open.outputIndex,
+      content_index: 0,
+      delta,
+    };
     if (kind === 'message') fields['logprobs'] = [];
     emit(type, fields);
   };

@@ -135,6 +135,7 @@ function toLastUsage(chunks: readonly ChatChunk[]): Usage | undefined {
 function toContentText(chunks: readonly ChatChunk[]): string {
   let text = '';
   for (const chunk of chunks)
-    for (const choice of chunk.choices ?? []) if ((choice.index ?? 0) === 0) text += choice.delta?.content ?? '';
+    for (const choice of chunk.choices ?? [])
+      if ((choice.index ?? 0) === 0) text += choice.delta?.content ?? '';
   return text;
 }

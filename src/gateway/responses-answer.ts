@@ -22,7 +22,10 @@ function isNative(result: ExecuteResult): boolean {
 }
 
 /** What a response is before its first event names it: the request id and the answering deployment. */
-function toFallback(result: ExecuteResult, requestId: string): { id: string; createdAt: number; model: string } {
+function toFallback(
+  result: ExecuteResult,
+  requestId: string,
+): { id: string; createdAt: number; model: string } {
   return {
     id: requestId,
     createdAt: Math.floor(result.firstTokenAt / 1000),
@@ -48,7 +51,11 @@ function toTranslatingFramer(request: ResponsesRequest, fallback: ReturnType<typ
  */
 function toNativeFramer(request: ResponsesRequest, fallback: ReturnType<typeof toFallback>): SseFramer {
   let next = 0;
-  const identity = { id: `resp_${toIdBase(fallback.id)}`, createdAt: fallback.createdAt, model: fallback.model };
+  const identity = {
+    id: `resp_${toIdBase(fallback.id)}`,
+    createdAt: fallback.createdAt,
+    model: fallback.model,
+  };
   return {
     frame: (event) => {
       const { chunk } = event;

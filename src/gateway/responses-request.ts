@@ -23,10 +23,7 @@ const inputSchema = z.union([
 const formatSchema = z.looseObject({ type: z.enum(['text', 'json_schema', 'json_object']) });
 
 export const responsesRequestSchema = z.looseObject({
-  model: z
-    .string()
-    .min(1)
-    .max(REQUEST_LIMITS.modelChars, atMost(REQUEST_LIMITS.modelChars, 'characters')),
+  model: z.string().min(1).max(REQUEST_LIMITS.modelChars, atMost(REQUEST_LIMITS.modelChars, 'characters')),
   input: inputSchema,
   instructions: z.string().nullish(),
   stream: z.boolean().nullish(),
@@ -37,9 +34,7 @@ export const responsesRequestSchema = z.looseObject({
     .array(z.looseObject({ type: z.string() }))
     .max(REQUEST_LIMITS.tools, atMost(REQUEST_LIMITS.tools, 'tools'))
     .nullish(),
-  tool_choice: z
-    .union([z.enum(['auto', 'none', 'required']), z.looseObject({ type: z.string() })])
-    .nullish(),
+  tool_choice: z.union([z.enum(['auto', 'none', 'required']), z.looseObject({ type: z.string() })]).nullish(),
   parallel_tool_calls: z.boolean().nullish(),
   text: z.looseObject({ format: formatSchema.nullish() }).nullish(),
   reasoning: z
@@ -76,10 +71,7 @@ const UNSUPPORTED: Readonly<Record<string, string>> = {
 
 function isUnset(value: unknown): boolean {
   return (
-    value === undefined ||
-    value === null ||
-    value === false ||
-    (Array.isArray(value) && value.length === 0)
+    value === undefined || value === null || value === false || (Array.isArray(value) && value.length === 0)
   );
 }
 

@@ -10,7 +10,11 @@ const isObject = (value: unknown): value is JsonObject =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function invalid(param: string, message: string): RouterError {
-  return new RouterError({ code: 'INVALID_REQUEST', message: `invalid request: ${param}: ${message}`, param });
+  return new RouterError({
+    code: 'INVALID_REQUEST',
+    message: `invalid request: ${param}: ${message}`,
+    param,
+  });
 }
 
 /** A string field of an item, or a 400 naming it. */

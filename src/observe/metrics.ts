@@ -144,7 +144,11 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
       if (summary.outcome === 'rejected')
         rejected.inc({ code: summary.errorCode ?? 'none', endpoint: summary.endpoint });
       // autotier_requests_total keeps its meaning: requests to the routed endpoints.
-      if (summary.endpoint !== 'chat' && summary.endpoint !== 'completions' && summary.endpoint !== 'responses')
+      if (
+        summary.endpoint !== 'chat' &&
+        summary.endpoint !== 'completions' &&
+        summary.endpoint !== 'responses'
+      )
         return;
       const tier = summary.tier ?? 'none';
       requests.inc({

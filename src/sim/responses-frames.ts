@@ -93,22 +93,44 @@ function toResponse(plan: ChatPlan, meta: ResponseMeta, state: { done: boolean }
 }
 
 /** The opening and closing events of one item, and one delta per token. */
-function toItemEvents(planned: PlannedItem, outputIndex: number): { open: JsonObject[]; deltas: JsonObject[]; close: JsonObject[] } {
+function toItemEvents(
+  planned: PlannedItem,
+  outputIndex: number,
+): { open: JsonObject[]; deltas: JsonObject[]; close: JsonObject[] } {
   const id = planned.item['id'];
   const where = { item_id: id, output_index: outputIndex };
   if (planned.kind === 'function_call') {
     return {
-      open: [{ type: 'response.output_item.added', output_index: outputIndex, item: { ...planned.item, arguments: '', status: 'in_progress' } }],
-      deltas: planned.tokens.map((delta) => ({ type: 'response.function_call_arguments.delta', ...where, delta })),
+      open: [
+        {
+          type: 'response.output_item.added',
+          output_index: outputIndex,
+          item: { ...planned.item, arguments: '', status: 'in_progress' },
+        },
+      ],
+      deltas: planned.tokens.map((delta) => ({
+        type: 'response.function_call_arguments.delta',
+        ...where,
+        delta,
+      })),
       close: [
-        { type: 'response.function_call_arguments.done', ...where, arguments: planned.text, name: planned.item['name'] },
+        {
+          type: 'response.function_call_arguments.done',
+          ...where,
+          arguments: planned.text,
+          name: planned.item['name'],
+        },
         { type: 'response.output_item.done', output_index: outputIndex, item: planned.item },
       ],
     };
   }
   const message = planned.kind === 'message';
-  const emptyPart = message ? { type: 'output_text', text: '', annotations: [], logprobs: [] } : { type: 'reasoning_text', text: '' };
-  const part = message ? { ...emptyPart, text: planned.text } : { type: 'reasoning_text', text: planned.text };
+  const emptyPart = message
+    ? { type: 'output_text', text: '', annotations: [], logprobs: [] }
+    : { type: 'reasoning_text', text: '' };
+  const part = message
+    ? { ...emptyPart, text: planned.text }
+    : { type: 'reasoning_text', text: planned.text };
   const opened = message
     ? { ...planned.item, status: 'in_progress', content: [] }
     : { ...planned.item, content: [] };

@@ -10,7 +10,8 @@ import { isRecord } from './json-from-schema.js';
  */
 export function toResponsesRequestView(body: Record<string, unknown>): ChatRequestView {
   const messages: ChatMessage[] = [];
-  if (typeof body['instructions'] === 'string') messages.push({ role: 'system', content: body['instructions'] });
+  if (typeof body['instructions'] === 'string')
+    messages.push({ role: 'system', content: body['instructions'] });
   const input = body['input'];
   if (typeof input === 'string') messages.push({ role: 'user', content: input });
   else if (Array.isArray(input)) for (const item of input) if (isRecord(item)) messages.push(toMessage(item));
@@ -49,7 +50,9 @@ function toMessage(item: Record<string, unknown>): ChatMessage {
   return {
     role,
     content: parts.map((part) =>
-      typeof part['text'] === 'string' ? { type: 'text', text: part['text'] } : { type: String(part['type']) },
+      typeof part['text'] === 'string'
+        ? { type: 'text', text: part['text'] }
+        : { type: String(part['type']) },
     ),
   };
 }

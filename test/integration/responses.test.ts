@@ -1,8 +1,9 @@
 import { createOpenAI } from '@ai-sdk/openai';
-import { generateText, jsonSchema, stepCountIs, streamText, tool } from 'ai';
+import { generateText, stepCountIs, streamText, tool } from 'ai';
 import OpenAI from 'openai';
 import type { ResponseInputItem, ResponseStreamEvent } from 'openai/resources/responses/responses';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { createLocalClassifier } from '../../src/classify/local-classifier.js';
 import type { RoutingTableInput } from '../../src/config/routing-table-schema.js';
 import { hashKey } from '../../src/policy/api-keys.js';
@@ -133,7 +134,9 @@ describe('POST /v1/responses (the OpenAI Responses API)', () => {
         );
         const last = events.at(-1);
         expect(last?.type).toBe('response.completed');
-        const deltas = events.flatMap((event) => (event.type === 'response.output_text.delta' ? [event.delta] : []));
+        const deltas = events.flatMap((event) =>
+          event.type === 'response.output_text.delta' ? [event.delta] : [],
+        );
         const final = last?.type === 'response.completed' ? last.response : undefined;
         expect(final?.model).toBe(path.served);
         expect(final?.usage?.output_tokens).toBe(8);
@@ -141,12 +144,18 @@ describe('POST /v1/responses (the OpenAI Responses API)', () => {
         const text = message?.type === 'message' ? message.content[0] : undefined;
         expect(text?.type === 'output_text' ? text.text : undefined).toBe(deltas.join(''));
         // the SDK's own accumulator checks every event against the snapshot it builds
-        const accumulated = await client.responses.stream({ model: path.model, input: 'Say hello' }).finalResponse();
+        const accumulated = await client.responses
+          .stream({ model: path.model, input: 'Say hello' })
+          .finalResponse();
         expect(accumulated.output_text).toBe(deltas.join(''));
       });
 
       it('ends as incomplete with max_output_tokens when the answer is cut there', async () => {
-        const data = await client.responses.create({ model: path.model, input: 'Say hello', max_output_tokens: 3 });
+        const data = await client.responses.create({
+          model: path.model,
+          input: 'Say hello',
+          max_output_tokens: 3,
+        });
         expect(data.status).toBe('incomplete');
         expect(data.incomplete_details?.reason).toBe('max_output_tokens');
         const stream = await client.responses.create({
@@ -198,7 +207,11 @@ describe('POST /v1/responses (the OpenAI Responses API)', () => {
 
       it('answers generateText and streamText of the Vercel AI SDK default (Responses) provider', async () => {
         const provider = createOpenAI({ baseURL: `${stack.url}/v1`, apiKey: 'unused' });
-        const generated = await generateText({ model: provider(path.model), prompt: 'Say hello', maxRetries: 0 });
+        const generated = await generateText({
+          model: provider(path.model),
+          prompt: 'Say hello',
+          maxRetries: 0,
+        });
         expect(generated.text.length).toBeGreaterThan(0);
         expect(generated.response.modelId).toBe(path.served);
         expect(generated.usage.outputTokens).toBe(8);
@@ -222,7 +235,7 @@ describe('POST /v1/responses (the OpenAI Responses API)', () => {
           tools: {
             get_weather: tool({
               description: 'The weather in a city',
-              inputSchema: jsonSchema<{ city: string }>(WEATHER_TOOL.parameters),
+              inputSchema: z.object({ city: z.string() }),
               execute: ({ city }) => {
                 cities.push(city);
                 return Promise.resolve({ celsius: 21 });
@@ -242,7 +255,7 @@ describe('POST /v1/responses (the OpenAI Responses API)', () => {
           stopWhen: stepCountIs(3),
           tools: {
             get_weather: tool({
-              inputSchema: jsonSchema<{ city: string }>(WEATHER_TOOL.parameters),
+              inputSchema: z.object({ city: z.string() }),
               execute: () => Promise.resolve({ celsius: 21 }),
             }),
           },
@@ -382,7 +395,9 @@ describe('POST /v1/responses under API keys', () => {
       table: (urls) => {
         const tier = { group: ['chat'], timeouts: FAST_TIMEOUTS };
         return {
-          deployments: [{ id: 'chat', model: 'chat-model', base_url: urls['chat'] ?? '', context_window: 32768 }],
+          deployments: [
+            { id: 'chat', model: 'chat-model', base_url: urls['chat'] ?? '', context_window: 32768 },
+          ],
           tiers: { SIMPLE: tier, MODERATE: tier, COMPLEX: tier, EXPERT: tier },
           api_keys: [{ name: 'app', sha256: hashKey('sk-app'), rpm: 2 }],
         };
