@@ -115,6 +115,18 @@ export function toResponsesShape(request: ResponsesRequest, requestId: string): 
   };
 }
 
+/**
+ * The input without item references: the only ones a request may hold name reasoning items (`rs_`,
+ * see to-chat-body.ts), which autotier drops on both paths; the deployment stores nothing to resolve them.
+ */
+function withoutReferences(input: unknown): unknown {
+  if (!Array.isArray(input)) return input;
+  return input.filter(
+    (item: unknown) =>
+      !(typeof item === 'object' && item !== null && (item as JsonObject)['type'] === 'item_reference'),
+  );
+}
+
 export interface NativeBodyInput {
   /** The client's Responses body, unknown fields included. */
   body: JsonObject;
@@ -127,7 +139,8 @@ export interface NativeBodyInput {
  * The body sent to a deployment that serves /responses: the client's, with the served model name,
  * the deployment's and tier's extra params, the capped `max_output_tokens`, the tier's system prompt
  * prefix before `instructions`, always `stream: true` (so failures before the first token fail over,
- * as for chat) and `store: false` (the next request may go to another deployment).
+ * as for chat) and `store: false` (the next request may go to another deployment), and no item
+ * references.
  */
 export function shapeResponsesBody(input: NativeBodyInput): string {
   const { body, deployment, tierConfig } = input;
@@ -139,6 +152,7 @@ export function shapeResponsesBody(input: NativeBodyInput): string {
     toExtraFields(body, [deployment.extra_body, tierConfig.extra_body]),
     {
       model: deployment.model,
+      input: withoutReferences(body['input']),
       stream: true,
       store: false,
       max_output_tokens: input.maxTokens,

@@ -419,3 +419,81 @@ describe('POST /v1/responses under API keys', () => {
     });
   });
 });
+
+describe('POST /v1/responses with a thinking model', () => {
+  let stack: Stack;
+  let client: OpenAI;
+  beforeAll(async () => {
+    stack = await startStack({
+      backends: [
+        // vLLM with a reasoning parser (reasoning_content), and one without (inline <think> in content)
+        { id: 'think-native', models: ['qwen3'], responses: true, answerTokens: 8 },
+        { id: 'think-chat', models: ['qwen3'], responses: false, answerTokens: 8, reasoning: 'inline' },
+      ],
+      table: (urls) => {
+        const tier = (id: string) => ({
+          group: [id],
+          timeouts: { ...FAST_TIMEOUTS, ttft_ms: 3000, idle_ms: 3000, total_ms: 10_000 },
+          max_tokens: { cap: 512, default: 256 },
+          extra_body: { chat_template_kwargs: { enable_thinking: true } },
+        });
+        const deployment = (id: string, responses: boolean) => ({
+          id,
+          model: 'qwen3',
+          base_url: urls[id] ?? '',
+          context_window: 32768,
+          responses,
+        });
+        return {
+          deployments: [deployment('think-native', true), deployment('think-chat', false)],
+          tiers: {
+            SIMPLE: tier('think-native'),
+            MODERATE: tier('think-chat'),
+            COMPLEX: tier('think-chat'),
+            EXPERT: tier('think-chat'),
+          },
+        };
+      },
+    });
+    client = new OpenAI({ baseURL: `${stack.url}/v1`, apiKey: 'unused', maxRetries: 0 });
+  });
+  afterAll(() => stack.close());
+
+  for (const model of ['tier:SIMPLE', 'tier:MODERATE']) {
+    it(`answers with a reasoning item before the message (${model})`, async () => {
+      const final = await client.responses.stream({ model, input: 'Why is the sky blue?' }).finalResponse();
+      const [reasoning, message] = final.output;
+      expect(reasoning?.type).toBe('reasoning');
+      const thought = reasoning?.type === 'reasoning' ? reasoning.content?.[0] : undefined;
+      expect(thought?.text.length).toBeGreaterThan(0);
+      expect(thought?.text).not.toContain('<think>');
+      expect(message?.type).toBe('message');
+      expect(final.output_text.length).toBeGreaterThan(0);
+      expect(final.output_text).not.toContain('think>');
+      const buffered = await client.responses.create({ model, input: 'Why is the sky blue?' });
+      expect(buffered.output.map((item) => item.type)).toEqual(['reasoning', 'message']);
+      expect(buffered.output_text).toBe(final.output_text);
+    });
+
+    it(`runs an AI SDK tool loop whose second request references the reasoning item (${model})`, async () => {
+      const provider = createOpenAI({ baseURL: `${stack.url}/v1`, apiKey: 'unused' });
+      const result = await generateText({
+        model: provider(model),
+        prompt: 'What is the weather in Paris?',
+        maxRetries: 0,
+        stopWhen: stepCountIs(3),
+        tools: {
+          get_weather: tool({
+            inputSchema: z.object({ city: z.string() }),
+            execute: () => Promise.resolve({ celsius: 21 }),
+          }),
+        },
+      });
+      // with store on (the SDK's default) the reasoning of step 1 comes back as an item_reference
+      const secondInput = JSON.stringify((result.steps[1]?.request.body as { input?: unknown }).input);
+      expect(secondInput).toContain('"type":"item_reference","id":"rs_');
+      expect(result.steps).toHaveLength(2);
+      expect(result.text.length).toBeGreaterThan(0);
+    });
+  }
+});
