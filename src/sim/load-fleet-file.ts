@@ -28,6 +28,8 @@ const backendSchema = z
       .optional(),
     reasoning: z.enum(['inline', 'reasoning_content', 'none']).optional(),
     continuation: z.boolean().optional(),
+    /** Serves POST /v1/responses (vLLM does). @default true */
+    responses: z.boolean().optional(),
   })
   .strict();
 
