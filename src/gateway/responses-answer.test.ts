@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { deploymentSchema, tierSchema } from '../config/table-part-schemas.js';
-import { shapeResponsesBody } from './responses-answer.js';
+import type { ExecuteResult } from '../balance/balancer.js';
+import { toChunkFromResponseEvent } from '../upstream/response-event-chunk.js';
+import { shapeResponsesBody, toResponsesShape } from './responses-answer.js';
+import { parseResponsesRequest } from './responses-request.js';
 
 const deployment = deploymentSchema.parse({
   id: 'a',
@@ -46,5 +49,38 @@ describe('shapeResponsesBody (the body sent natively to a deployment that serves
       top_k: 20,
       chat_template_kwargs: { custom: 1, enable_thinking: true },
     });
+  });
+});
+
+describe('the native framing (a deployment that served /responses itself)', () => {
+  it("passes the deployment's events through with event lines, and numbers a later failure after them", () => {
+    const request = parseResponsesRequest({ model: 'auto', input: 'hi' });
+    const result = { deployment, firstTokenAt: 1000, head: [] } as unknown as ExecuteResult;
+    const framer = toResponsesShape(request, 'request-1').toFramer(result);
+    const data =
+      '{"type":"response.created",\n"sequence_number":0,"response":{"id":"resp_up","model":"qwen3-8b","created_at":5}}';
+    const chunk = toChunkFromResponseEvent(JSON.parse(data) as Record<string, unknown>);
+    expect(framer.frame({ data, chunk, firstContent: false })).toBe(
+      'event: response.created\ndata: {"type":"response.created",\ndata: "sequence_number":0,"response":{"id":"resp_up","model":"qwen3-8b","created_at":5}}\n\n',
+    );
+    expect(framer.end()).toBe('');
+    const failed = framer
+      .fail({ error: { message: 'cut', type: 'api_error', code: 'upstream_stream_cut', param: null } })
+      .split('\n\n')
+      .filter((frame) => frame !== '')
+      .map((frame) => JSON.parse(frame.slice(frame.indexOf('data: ') + 6)) as Record<string, unknown>);
+    expect(failed).toEqual([
+      { type: 'error', sequence_number: 1, code: 'upstream_stream_cut', message: 'cut', param: null },
+      expect.objectContaining({
+        type: 'response.failed',
+        sequence_number: 2,
+        response: expect.objectContaining({
+          id: 'resp_up',
+          model: 'qwen3-8b',
+          status: 'failed',
+          error: { code: 'upstream_stream_cut', message: 'cut' },
+        }) as unknown,
+      }),
+    ]);
   });
 });

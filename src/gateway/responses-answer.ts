@@ -67,7 +67,9 @@ function toNativeFramer(request: ResponsesRequest, fallback: ReturnType<typeof t
         identity.createdAt = chunk.created ?? identity.createdAt;
       }
       const type = typeof chunk['event_type'] === 'string' ? chunk['event_type'] : 'message';
-      return `event: ${type}\ndata: ${event.data}\n\n`;
+      // an event the upstream split over several data lines keeps one data line each
+      const data = event.data.includes('\n') ? event.data.replaceAll('\n', '\ndata: ') : event.data;
+      return `event: ${type}\ndata: ${data}\n\n`;
     },
     end: () => '',
     fail: (body) => {
