@@ -132,7 +132,7 @@ export async function callCandidate(
       upstream: parts.upstream,
       clock,
       deployment: candidate.deployment,
-      path: request.path,
+      path: request.toPath?.(candidate.deployment) ?? request.path,
       body: call.body,
       signal: request.signal,
       limits,

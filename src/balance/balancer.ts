@@ -9,6 +9,8 @@ import type { CommitPoint } from './run-attempt.js';
 export interface ExecuteRequest {
   plan: RoutePlan;
   path: string;
+  /** The path of one deployment, when it differs per deployment (Responses natively or as chat). @default path */
+  toPath?: (deployment: DeploymentConfig) => string;
   /** The upstream body for one deployment (model name, extra body and stream flags applied). */
   toBody: (deployment: DeploymentConfig) => string;
   signal: CancelSignal;

@@ -159,6 +159,13 @@ export const deploymentSchema = z
      * the continuation into the same answer. @default false
      */
     continuation: z.boolean().default(false),
+    /**
+     * Whether this server serves the OpenAI Responses API itself (`POST {base_url}/responses`, as vLLM
+     * does). A client's `POST /v1/responses` routed here is sent natively and its typed events are passed
+     * through; to a deployment without it, autotier translates the request to chat completions and the
+     * answer back. @default false
+     */
+    responses: z.boolean().default(false),
     /** Relative compute cost of one token here, for eval cost estimates. @default 1 */
     cost_weight: z.number().nonnegative().default(1),
     /** When the deployment takes traffic (e.g. a CUDA server that sleeps at night); always when absent. */

@@ -46,7 +46,10 @@ import { shapeEmbeddingBody } from './shape-embedding-body.js';
 import { toModelCards } from './model-cards.js';
 import type { ExecuteResult } from '../balance/balancer.js';
 import type { Usage } from '../upstream/chat-chunk.js';
-import { respondRouted } from './respond-routed.js';
+import { respondRouted, type AnswerShape } from './respond-routed.js';
+import { shapeResponsesBody, toResponsesShape } from './responses-answer.js';
+import { parseResponsesRequest, type ResponsesRequest } from './responses-request.js';
+import { toChatBody } from './to-chat-body.js';
 import { shapeUpstreamBody } from './shape-body.js';
 import type { CancelSignal } from '../shared/cancel-signal.js';
 import type { Span } from '../shared/tracing.js';
@@ -86,6 +89,8 @@ export interface GatewayOptions {
 
 export interface Gateway {
   chatCompletion(body: unknown, context: RequestContext): Promise<GatewayResponse>;
+  /** The Responses API: routed like chat; natively to deployments with `responses: true`, else translated. */
+  responses(body: unknown, context: RequestContext): Promise<GatewayResponse>;
   /** Legacy completions (IDE autocomplete): the autocomplete group, no classification. */
   completion(body: unknown, context: RequestContext): Promise<GatewayResponse>;
   /** The decision for a chat request, without calling any backend (POST /v1/route). */
@@ -106,10 +111,23 @@ interface StreamFlags {
   stream_options?: { include_usage?: boolean | undefined } | null | undefined;
 }
 
+/** A Responses request, and the chat request it stands for (classified, limited, and sent to chat deployments). */
+interface ParsedResponses extends StreamFlags {
+  responses: ResponsesRequest;
+  chat: ChatRequest;
+}
+
+/** Where and how a request goes upstream, when it is not its own body to every deployment. */
+interface UpstreamShape {
+  toPath: (deployment: DeploymentConfig) => string;
+  toBody: (deployment: DeploymentConfig) => string;
+  shape: AnswerShape;
+}
+
 /** What differs between the routed endpoints. */
 interface Endpoint<T> {
-  kind: 'chat' | 'completions' | 'embeddings';
-  path: '/chat/completions' | '/completions' | '/embeddings';
+  kind: 'chat' | 'completions' | 'embeddings' | 'responses';
+  path: '/chat/completions' | '/completions' | '/embeddings' | '/responses';
   parse(body: unknown): T;
   /** The upstream body for one deployment; default: shapeUpstreamBody (streamed completions). */
   toBody?(request: T, decision: RouteDecision): (deployment: DeploymentConfig) => string;
@@ -127,6 +145,8 @@ interface Endpoint<T> {
     request: T,
     access: { context: RequestContext; loaded: LoadedTable; key: ApiKeyConfig | undefined },
   ): Promise<RouteDecision>;
+  /** Per-deployment path, body and answer shape; @default the request's own body, as a chat or legacy completion */
+  toUpstream?(request: T, input: { decision: RouteDecision; context: RequestContext }): UpstreamShape;
 }
 
 export function createGateway(options: GatewayOptions): Gateway {
@@ -247,6 +267,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         key === undefined
           ? undefined
           : await admitDecision(key, { decision, stream, choices: endpoint.choices(request) });
+      const upstream = endpoint.toUpstream?.(request, { decision, context });
       return await respondRouted({
         balancer: options.balancer,
         clock,
@@ -255,11 +276,14 @@ export function createGateway(options: GatewayOptions): Gateway {
         tracker,
         admission,
         path: endpoint.path,
+        toPath: upstream?.toPath,
         kind: endpoint.kind,
+        shape: upstream?.shape,
         stream,
         includeUsage: request.stream_options?.include_usage === true,
         toBody:
           endpoint.toBody?.(request, decision) ??
+          upstream?.toBody ??
           ((deployment) =>
             shapeUpstreamBody({
               body: request,
@@ -269,7 +293,10 @@ export function createGateway(options: GatewayOptions): Gateway {
             })),
         toContinuationBody: endpoint.toContinuationBody?.(request, decision),
         ...(endpoint.toAnswer === undefined ? {} : { toAnswer: endpoint.toAnswer(request) }),
-        onCommitted: () => (endpoint.kind === 'chat' ? recordSession(decision, loaded) : Promise.resolve()),
+        onCommitted: () =>
+          endpoint.kind === 'chat' || endpoint.kind === 'responses'
+            ? recordSession(decision, loaded)
+            : Promise.resolve(),
         revealInternal: key === undefined || key.admin,
       });
     } catch (thrown) {
@@ -294,6 +321,33 @@ export function createGateway(options: GatewayOptions): Gateway {
     toContinuationBody: (request, decision) =>
       toContinuationBodyMaker({ request, tierConfig: decision.tierConfig, maxTokens: decision.maxTokens }),
     decide: (request, access) => decide(request, access.context, access),
+  };
+  /**
+   * The Responses API: classified, limited and routed as the chat request it stands for; a deployment
+   * with `responses: true` gets the Responses body itself, any other the chat body. No continuation
+   * after a break: a stream of typed events cannot be relabelled like chat chunks.
+   */
+  const responsesEndpoint: Endpoint<ParsedResponses> = {
+    kind: 'responses',
+    path: '/responses',
+    parse: (body) => {
+      const responses = parseResponsesRequest(body);
+      return { responses, chat: toChatBody(responses), stream: responses.stream };
+    },
+    choices: () => 1,
+    toPrompt: (request) => toPromptText(request.chat.messages),
+    decide: (request, access) => decide(request.chat, access.context, access),
+    toUpstream: (request, { decision, context }) => {
+      const shaped = { tierConfig: decision.tierConfig, maxTokens: decision.maxTokens };
+      return {
+        toPath: (deployment) => (deployment.responses ? '/responses' : '/chat/completions'),
+        toBody: (deployment) =>
+          deployment.responses
+            ? shapeResponsesBody(Object.assign({ body: request.responses, deployment }, shaped))
+            : shapeUpstreamBody(Object.assign({ body: request.chat, deployment }, shaped)),
+        shape: toResponsesShape(request.responses, context.requestId),
+      };
+    },
   };
   const completionEndpoint: Endpoint<CompletionRequest> = {
     kind: 'completions',
@@ -369,6 +423,7 @@ export function createGateway(options: GatewayOptions): Gateway {
 
   return {
     chatCompletion: (body, context) => serve(chatEndpoint, { body, context }),
+    responses: (body, context) => serve(responsesEndpoint, { body, context }),
     completion: (body, context) => serve(completionEndpoint, { body, context }),
     embeddings: (body, context) => serve(embeddingsEndpoint, { body, context }),
     explain,

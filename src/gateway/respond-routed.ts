@@ -2,13 +2,21 @@ import type { Balancer, ContinuationPrefix, ExecuteResult } from '../balance/bal
 import type { DeploymentConfig } from '../config/table-part-schemas.js';
 import type { KeyAdmission } from '../policy/api-keys.js';
 import type { Clock } from '../shared/clock.js';
-import type { Usage } from '../upstream/chat-chunk.js';
+import type { ChatChunk, Usage } from '../upstream/chat-chunk.js';
 import { assembleChatCompletion, assembleTextCompletion } from './assemble-completion.js';
 import type { GatewayResponse, RequestContext } from './create-gateway.js';
 import type { RouteDecision } from './decide-route.js';
 import type { EndOfResponse, RequestTracker } from './request-tracker.js';
 import { toRouteHeaders } from './route-headers.js';
-import { toGeneratedChars, toSse } from './to-sse.js';
+import { toGeneratedChars, toSse, type SseFramer } from './to-sse.js';
+
+/** How an answer that is neither a chat nor a legacy completion is written (the Responses API). */
+export interface AnswerShape {
+  /** The JSON answer of a buffered request. */
+  toBody(result: ExecuteResult): Record<string, unknown>;
+  /** The SSE framing of a streamed one. */
+  toFramer(result: ExecuteResult): SseFramer;
+}
 
 export interface RoutedRequest {
   balancer: Balancer;
@@ -17,8 +25,12 @@ export interface RoutedRequest {
   context: RequestContext;
   tracker: RequestTracker;
   admission: KeyAdmission | undefined;
-  path: '/chat/completions' | '/completions' | '/embeddings';
-  kind: 'chat' | 'completions' | 'embeddings';
+  path: '/chat/completions' | '/completions' | '/embeddings' | '/responses';
+  /** The path of one deployment, when it differs per deployment. @default path */
+  toPath: ((deployment: DeploymentConfig) => string) | undefined;
+  kind: 'chat' | 'completions' | 'embeddings' | 'responses';
+  /** Writes the answer instead of the chat or legacy completion shape. */
+  shape: AnswerShape | undefined;
   stream: boolean;
   includeUsage: boolean;
   toBody: (deployment: DeploymentConfig) => string;
@@ -48,6 +60,7 @@ export async function respondRouted(routed: RoutedRequest): Promise<GatewayRespo
     result = await routed.balancer.execute({
       plan: decision.plan,
       path: routed.path,
+      ...(routed.toPath === undefined ? {} : { toPath: routed.toPath }),
       toBody: routed.toBody,
       signal: context.signal,
       requestId: context.requestId,
@@ -78,6 +91,7 @@ export async function respondRouted(routed: RoutedRequest): Promise<GatewayRespo
       onEnd: (end) => finish(Object.assign({}, end, { status: 200 })),
       collectText: tracker.logsContent(),
       revealInternal: routed.revealInternal,
+      ...(routed.shape === undefined ? {} : { framer: routed.shape.toFramer(result) }),
     });
     return { kind: 'stream', headers, events };
   }
@@ -99,6 +113,17 @@ export async function respondRouted(routed: RoutedRequest): Promise<GatewayRespo
     return { kind: 'json', status: 200, headers, body: answer.body };
   }
   const chunks = result.head.map((event) => event.chunk);
+  if (routed.shape !== undefined) {
+    const body = routed.shape.toBody(result);
+    finish({
+      status: 200,
+      usage: toLastUsage(chunks),
+      generatedChars: chunks.reduce((sum, chunk) => sum + toGeneratedChars(chunk), 0),
+      completionText: tracker.logsContent() ? toContentText(chunks) : undefined,
+      error: undefined,
+    });
+    return { kind: 'json', status: 200, headers, body };
+  }
   const body = routed.kind === 'chat' ? assembleChatCompletion(chunks) : assembleTextCompletion(chunks);
   // the switch to another deployment, as a stream's final chunk shows it
   if (result.continuations.length > 0) body['autotier'] = { continuations: result.continuations };
@@ -119,4 +144,22 @@ function toCompletionText(body: Record<string, unknown>): string {
   const choice = (body['choices'] as { message?: { content?: unknown }; text?: unknown }[] | undefined)?.[0];
   const text = choice?.message?.content ?? choice?.text;
   return typeof text === 'string' ? text : '';
+}
+
+/** The last usage an upstream reported among `chunks`. */
+function toLastUsage(chunks: readonly ChatChunk[]): Usage | undefined {
+  for (let index = chunks.length - 1; index >= 0; index -= 1) {
+    const usage = chunks[index]?.usage;
+    if (usage !== undefined && usage !== null) return usage;
+  }
+  return undefined;
+}
+
+/** The answer text of choice 0, for content logging. */
+function toContentText(chunks: readonly ChatChunk[]): string {
+  let text = '';
+  for (const chunk of chunks)
+    for (const choice of chunk.choices ?? [])
+      if ((choice.index ?? 0) === 0) text += choice.delta?.content ?? '';
+  return text;
 }

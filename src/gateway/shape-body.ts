@@ -11,7 +11,7 @@ function isObject(value: unknown): value is JsonObject {
  * The fields the extra bodies set, each merged one level deep over the body's own value (so
  * chat_template_kwargs from the client, the deployment and the tier combine); later extras win.
  */
-function toExtraFields(base: JsonObject, extras: readonly Readonly<JsonObject>[]): JsonObject {
+export function toExtraFields(base: JsonObject, extras: readonly Readonly<JsonObject>[]): JsonObject {
   const fields: JsonObject = {};
   for (const extra of extras)
     for (const key of Object.keys(extra)) {

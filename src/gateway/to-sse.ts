@@ -1,12 +1,12 @@
 import type { ExecuteResult } from '../balance/balancer.js';
-import { RouterError, toOpenAIErrorBody, toRouterError } from '../shared/errors.js';
+import { RouterError, toOpenAIErrorBody, toRouterError, type OpenAIErrorBody } from '../shared/errors.js';
 import type { ChatChunk, Usage } from '../upstream/chat-chunk.js';
 import type { UpstreamEvent } from '../upstream/upstream.js';
 import type { EndOfResponse } from './request-tracker.js';
 
 export interface SseOptions {
   result: ExecuteResult;
-  /** The client asked for stream_options.include_usage; otherwise the usage-only chunk is dropped. */
+  /** The client asked for stream_options.include_usage; otherwise the usage-only chunk is dropped (chat framing). */
   includeUsage: boolean;
   requestId: string;
   /** Told once at the end, with what is known of the tokens. */
@@ -15,6 +15,24 @@ export interface SseOptions {
   collectText: boolean;
   /** An in-band error shows internal detail (admin key or open mode; see toOpenAIErrorBody). */
   revealInternal: boolean;
+  /** How events become SSE frames. @default chat completion chunks, then `[DONE]` */
+  framer?: SseFramer;
+}
+
+/** How the client's stream is written: one upstream event, the clean end, and a failure after the commit. */
+export interface SseFramer {
+  frame(event: UpstreamEvent): string;
+  end(): string;
+  fail(error: OpenAIErrorBody): string;
+}
+
+/** Chat and legacy completions: each chunk as `data:`, then `[DONE]`; an error as a `data:` error body. */
+function toChatFramer(includeUsage: boolean): SseFramer {
+  return {
+    frame: (event) => (includeUsage || !isUsageOnly(event) ? `data: ${event.data}\n\n` : ''),
+    end: () => 'data: [DONE]\n\n',
+    fail: (body) => `data: ${JSON.stringify(body)}\n\n`,
+  };
 }
 
 function isUsageOnly(event: UpstreamEvent): boolean {
@@ -43,7 +61,8 @@ export function toGeneratedChars(chunk: ChatChunk): number {
  * so the client can never mistake a truncated answer for a complete one.
  */
 export async function* toSse(options: SseOptions): AsyncGenerator<string> {
-  const { result, includeUsage } = options;
+  const { result } = options;
+  const framer = options.framer ?? toChatFramer(options.includeUsage);
   let usage: Usage | undefined;
   let generatedChars = 0;
   let completionText = '';
@@ -54,7 +73,7 @@ export async function* toSse(options: SseOptions): AsyncGenerator<string> {
     if (options.collectText)
       for (const choice of event.chunk.choices ?? [])
         completionText += choice.delta?.content ?? choice.text ?? '';
-    return includeUsage || !isUsageOnly(event) ? `data: ${event.data}\n\n` : '';
+    return framer.frame(event);
   };
   try {
     yield result.head.map(frame).join('');
@@ -65,11 +84,17 @@ export async function* toSse(options: SseOptions): AsyncGenerator<string> {
     }
     ended = true;
     options.onEnd({ usage, generatedChars, completionText, error: undefined });
-    yield 'data: [DONE]\n\n';
+    const end = framer.end();
+    if (end !== '') yield end;
   } catch (error) {
     ended = true;
     options.onEnd({ usage, generatedChars, completionText, error });
-    yield `data: ${JSON.stringify(toOpenAIErrorBody(toRouterError(error), { requestId: options.requestId, revealInternal: options.revealInternal }))}\n\n`;
+    yield framer.fail(
+      toOpenAIErrorBody(toRouterError(error), {
+        requestId: options.requestId,
+        revealInternal: options.revealInternal,
+      }),
+    );
   } finally {
     if (!ended) {
       result.cancel();

@@ -41,6 +41,15 @@ export function declareRoutes(dependencies: RouteDependencies): Route[] {
     },
     {
       method: 'POST',
+      path: '/v1/responses',
+      endpoint: 'responses',
+      access: 'key',
+      readsBody: true,
+      reportsItself: true,
+      handle: ({ body, context }) => gateway.responses(body, context),
+    },
+    {
+      method: 'POST',
       path: '/v1/completions',
       endpoint: 'completions',
       access: 'key',

@@ -25,7 +25,7 @@ export interface Metrics {
 }
 
 /** The endpoints whose requests are routed to a deployment (tier EMBEDDINGS for embeddings). */
-const ROUTED_ENDPOINTS: ReadonlySet<string> = new Set(['chat', 'completions', 'embeddings']);
+const ROUTED_ENDPOINTS: ReadonlySet<string> = new Set(['chat', 'completions', 'embeddings', 'responses']);
 
 /** Prometheus metrics on a registry of this instance (never prom-client's global one). */
 export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metrics {

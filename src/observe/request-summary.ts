@@ -6,6 +6,7 @@ export type EndpointName =
   | 'chat'
   | 'completions'
   | 'embeddings'
+  | 'responses'
   | 'route'
   | 'models'
   | 'health'

@@ -17,6 +17,8 @@ export interface BackendContext {
   continuation: boolean;
   /** The embedding model this backend serves, if any (SimBackendOptions.embedding). */
   embedding: { dimensions: number; matryoshka: boolean } | undefined;
+  /** Serves POST /v1/responses. */
+  responses: boolean;
   settings(): { fault: FaultSpec | undefined; latency: SimLatency; responder: Responder | undefined };
   faultState: FaultState;
   stats: SimStatsRecorder;

@@ -36,6 +36,7 @@ export async function createSimulatedBackend(options: SimBackendOptions): Promis
             dimensions: options.embedding.dimensions ?? DEFAULT_EMBEDDING_DIMENSIONS,
             matryoshka: options.embedding.matryoshka ?? false,
           },
+    responses: options.responses ?? true,
     settings: () => ({ fault, latency, responder }),
     faultState,
     stats,

@@ -13,6 +13,7 @@ export const DEMO_FLEET: readonly DemoBackendOptions[] = Object.freeze([
   {
     id: 'qwen3-8b-mlx',
     continuation: false, // mlx_lm.server has no assistant prefill
+    responses: false, // nor /v1/responses: autotier translates to chat completions
     models: ['Qwen/Qwen3-8B'],
     latency: { ttftMs: 60, tokensPerSecond: 120, jitterMs: 20 },
     contextWindow: 32768,
@@ -21,6 +22,7 @@ export const DEMO_FLEET: readonly DemoBackendOptions[] = Object.freeze([
   {
     id: 'qwen3-14b-mlx',
     continuation: false, // mlx_lm.server has no assistant prefill
+    responses: false, // nor /v1/responses: autotier translates to chat completions
     models: ['Qwen/Qwen3-14B'],
     latency: { ttftMs: 110, tokensPerSecond: 70, jitterMs: 30 },
     contextWindow: 32768,
@@ -36,6 +38,7 @@ export const DEMO_FLEET: readonly DemoBackendOptions[] = Object.freeze([
   {
     id: 'qwen3-30b-a3b-mlx',
     continuation: false, // mlx_lm.server has no assistant prefill
+    responses: false, // nor /v1/responses: autotier translates to chat completions
     models: ['Qwen/Qwen3-30B-A3B'],
     latency: { ttftMs: 150, tokensPerSecond: 80, jitterMs: 40 },
     contextWindow: 32768,

@@ -5,6 +5,8 @@ import { toChatStreamFrames, type ResponseMeta } from './chat-stream-frames.js';
 import { toCompletionResponseBody, toCompletionStreamFrames } from './completion-frames.js';
 import { toCompletionPlan, toCompletionRequestView } from './completion-plan.js';
 import { estimatePromptTokens, estimateTextTokens } from './prompt-tokens.js';
+import { toResponsesResponseBody, toResponsesStreamFrames } from './responses-frames.js';
+import { toResponsesRequestView } from './responses-request.js';
 import type { StreamFrames } from './stream-frames.js';
 
 /** One generation request, read and ready to be planned and rendered, whatever the endpoint. */
@@ -26,7 +28,7 @@ export interface EndpointRequest {
 }
 
 export interface GenerationEndpoint {
-  kind: 'chat' | 'completion';
+  kind: 'chat' | 'completion' | 'responses';
   /** vLLM's id prefix for this endpoint's responses. */
   idPrefix: string;
   read(body: Record<string, unknown>): EndpointRequest;
@@ -70,6 +72,28 @@ export const COMPLETION_ENDPOINT: GenerationEndpoint = {
       plan: (context) => toCompletionPlan(view, context),
       toFrames: toCompletionStreamFrames,
       toBody: toCompletionResponseBody,
+    };
+  },
+};
+
+/** vLLM's /v1/responses: planned like a chat request, answered as typed Responses events or a Response. */
+export const RESPONSES_ENDPOINT: GenerationEndpoint = {
+  kind: 'responses',
+  idPrefix: 'resp_',
+  read: (body) => {
+    const view = toResponsesRequestView(body);
+    return {
+      model: view.model,
+      stream: view.stream,
+      includeUsage: true,
+      maxTokens: view.maxTokens,
+      promptTokens: estimatePromptTokens(view.messages),
+      topLogprobs: undefined,
+      continues: false,
+      problem: undefined,
+      plan: (context) => toChatPlan(view, context),
+      toFrames: toResponsesStreamFrames,
+      toBody: toResponsesResponseBody,
     };
   },
 };

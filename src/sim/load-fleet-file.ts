@@ -35,6 +35,8 @@ const backendSchema = z
       })
       .strict()
       .optional(),
+    /** Serves POST /v1/responses (vLLM does). @default true */
+    responses: z.boolean().optional(),
   })
   .strict();
 

@@ -1,6 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { BackendContext } from './backend-context.js';
-import { CHAT_ENDPOINT, COMPLETION_ENDPOINT, type GenerationEndpoint } from './generation-endpoints.js';
+import {
+  CHAT_ENDPOINT,
+  COMPLETION_ENDPOINT,
+  RESPONSES_ENDPOINT,
+  type GenerationEndpoint,
+} from './generation-endpoints.js';
 import { handleEmbeddings } from './handle-embeddings.js';
 import { handleGeneration } from './handle-generation.js';
 import { applyServerDownFault } from './request-faults.js';
@@ -15,6 +20,7 @@ export interface Routes {
 const GENERATION: Record<string, GenerationEndpoint> = {
   '/v1/chat/completions': CHAT_ENDPOINT,
   '/v1/completions': COMPLETION_ENDPOINT,
+  '/v1/responses': RESPONSES_ENDPOINT,
 };
 
 /** Counts the request, tracks it in flight until its response closes, and dispatches it. */
@@ -23,7 +29,9 @@ export function routeRequest(routes: Routes, request: IncomingMessage, response:
   const url = request.url ?? '/';
   const query = url.indexOf('?');
   const path = query < 0 ? url : url.slice(0, query);
-  const endpoint = request.method === 'POST' ? GENERATION[path] : undefined;
+  const found = request.method === 'POST' ? GENERATION[path] : undefined;
+  // a backend without the Responses API answers its path 404, like a server that lacks it
+  const endpoint = found === RESPONSES_ENDPOINT && !routes.backend.responses ? undefined : found;
   const embeddings = request.method === 'POST' && path === '/v1/embeddings';
   stats.countRequest(embeddings ? 'embedding' : (endpoint?.kind ?? 'other'));
   stats.requestStarted();

@@ -2,7 +2,7 @@ import type { SimStats } from './types.js';
 
 /** Counters of one backend; `inFlight` and `openSockets` are live gauges that resets leave alone. */
 export interface SimStatsRecorder {
-  countRequest(kind: 'chat' | 'completion' | 'embedding' | 'other'): void;
+  countRequest(kind: 'chat' | 'completion' | 'embedding' | 'responses' | 'other'): void;
   countFault(name: string): void;
   requestStarted(): void;
   requestEnded(): void;
@@ -13,7 +13,13 @@ export interface SimStatsRecorder {
 }
 
 export function createSimStats(): SimStatsRecorder {
-  let counts = { requests: 0, chatRequests: 0, completionRequests: 0, embeddingRequests: 0 };
+  let counts = {
+    requests: 0,
+    chatRequests: 0,
+    completionRequests: 0,
+    embeddingRequests: 0,
+    responsesRequests: 0,
+  };
   let byFault: Record<string, number> = {};
   let inFlight = 0;
   let openSockets = 0;
@@ -23,6 +29,7 @@ export function createSimStats(): SimStatsRecorder {
       if (kind === 'chat') counts.chatRequests += 1;
       if (kind === 'completion') counts.completionRequests += 1;
       if (kind === 'embedding') counts.embeddingRequests += 1;
+      if (kind === 'responses') counts.responsesRequests += 1;
     },
     countFault: (name) => {
       byFault[name] = (byFault[name] ?? 0) + 1;
@@ -41,7 +48,13 @@ export function createSimStats(): SimStatsRecorder {
     },
     snapshot: () => ({ ...counts, byFault: { ...byFault }, inFlight, openSockets }),
     reset: () => {
-      counts = { requests: 0, chatRequests: 0, completionRequests: 0, embeddingRequests: 0 };
+      counts = {
+        requests: 0,
+        chatRequests: 0,
+        completionRequests: 0,
+        embeddingRequests: 0,
+        responsesRequests: 0,
+      };
       byFault = {};
     },
   };

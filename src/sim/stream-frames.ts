@@ -11,6 +11,8 @@ export interface StreamFrames {
   tail: string[];
   /** An event with an empty content delta, for the `empty_chunks` fault. */
   empty: string;
+  /** What ends a clean stream. @default DONE_EVENT (a Responses stream has none) */
+  done?: string;
 }
 
 export const DONE_EVENT = 'data: [DONE]\n\n';

@@ -24,7 +24,7 @@ export function toStreamScript(frames: StreamFrames, fault: FaultSpec | undefine
   const normal: StreamScript = {
     head: frames.head.join(''),
     content: frames.content,
-    trailer: frames.tail.join('') + DONE_EVENT,
+    trailer: frames.tail.join('') + (frames.done ?? DONE_EVENT),
     ending: 'end',
   };
   if (fault === undefined) return normal;

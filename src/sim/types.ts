@@ -76,6 +76,11 @@ export interface SimBackendOptions {
    */
   continuation?: boolean;
   /**
+   * Whether the server serves the OpenAI Responses API (`POST /v1/responses`), as vLLM does; when
+   * false that path answers 404, like a server without it. @default true
+   */
+  responses?: boolean;
+  /**
    * Natural reply length in tokens, like a real model that stops on its own (finish_reason "stop" when
    * below max_tokens). @default undefined: replies run to max_tokens (or 16 without it)
    */
@@ -106,6 +111,8 @@ export interface SimStats {
   completionRequests: number;
   /** POST /v1/embeddings requests (to a backend that serves embeddings or not). */
   embeddingRequests: number;
+  /** POST /v1/responses requests (served or, without `responses`, answered 404 as `other`). */
+  responsesRequests: number;
   /** Requests per selected fault name. */
   byFault: Record<string, number>;
   /** Requests whose response has neither finished nor been aborted. */

@@ -7,6 +7,7 @@ import { createAttemptWatchdog, type AttemptWatchdog } from './attempt-watchdog.
 import { createEventQueue, type EventQueue } from './event-queue.js';
 import { createEventReader, type EventReader } from './event-reader.js';
 import { createJsonReader } from './json-reader.js';
+import { toStreamProtocol } from './response-event-chunk.js';
 import { toErrorFromException, toErrorFromStatus } from './translate-error.js';
 import type { AttemptRequest, UpstreamAttempt } from './upstream.js';
 
@@ -75,6 +76,7 @@ class AttemptHandler implements Dispatcher.DispatchHandler {
             watchdog: this.watchdog,
             deploymentId: request.deployment.id,
             secrets: options.secrets,
+            protocol: toStreamProtocol(request.path),
           });
     this.events = createEventQueue({
       pause: () => this.dispatch?.pause(),

@@ -2,6 +2,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { RouterError } from '../shared/errors.js';
 import { redactSecrets } from '../shared/redact.js';
 import { hasContent, isChatChunk, toFinishedIndexes, type ChatChunk } from './chat-chunk.js';
+import { toChunkFromResponseEvent, type StreamProtocol } from './response-event-chunk.js';
 import { createSseParser } from './sse-parser.js';
 import type { AttemptWatchdog } from './attempt-watchdog.js';
 import type { UpstreamEvent } from './upstream.js';
@@ -31,7 +32,20 @@ export interface EventReader {
   finish(): RouterError | undefined;
 }
 
-function parseChunk(data: string, source: { deploymentId: string; secrets: readonly string[] }): ChatChunk {
+interface ChunkSource {
+  deploymentId: string;
+  secrets: readonly string[];
+  protocol: StreamProtocol;
+}
+
+/** A Responses event (an object with a string `type`) read as a chat chunk; otherwise undefined. */
+function toResponseEventChunk(parsed: unknown): ChatChunk | undefined {
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return undefined;
+  const event = parsed as Record<string, unknown>;
+  return typeof event['type'] === 'string' ? toChunkFromResponseEvent(event) : undefined;
+}
+
+function parseChunk(data: string, source: ChunkSource): ChatChunk {
   const { deploymentId } = source;
   let parsed: unknown;
   try {
@@ -44,21 +58,25 @@ function parseChunk(data: string, source: { deploymentId: string; secrets: reado
       cause,
     });
   }
-  if (!isChatChunk(parsed)) {
+  const chunk = source.protocol === 'responses' ? toResponseEventChunk(parsed) : parsed;
+  if (chunk === undefined || !isChatChunk(chunk)) {
     throw new RouterError({
       code: 'UPSTREAM_MALFORMED',
-      message: `${deploymentId}: stream chunk is not a chat chunk (an object, with a list of choice objects)`,
+      message:
+        source.protocol === 'responses'
+          ? `${deploymentId}: stream event is not a Responses event (an object with a string type)`
+          : `${deploymentId}: stream chunk is not a chat chunk (an object, with a list of choice objects)`,
       retryable: true,
     });
   }
-  if (parsed.error !== undefined && parsed.error !== null) {
+  if (chunk.error !== undefined && chunk.error !== null) {
     throw new RouterError({
       code: 'UPSTREAM_SERVER_ERROR',
-      message: `${deploymentId}: in-stream error ${redactSecrets(describeInStreamError(parsed.error), source.secrets)}`,
+      message: `${deploymentId}: in-stream error ${redactSecrets(describeInStreamError(chunk.error), source.secrets)}`,
       retryable: true,
     });
   }
-  return parsed;
+  return chunk;
 }
 
 /** The first 300 characters of an in-stream error as JSON; nesting too deep to print is not thrown. */
@@ -81,8 +99,14 @@ export function createEventReader(options: {
   deploymentId: string;
   /** Secret values masked in an in-stream error's text. @default [] */
   secrets?: readonly string[];
+  /** What the events are: chat chunks, or typed Responses events. @default 'chat' */
+  protocol?: StreamProtocol;
 }): EventReader {
-  const source = { deploymentId: options.deploymentId, secrets: options.secrets ?? [] };
+  const source: ChunkSource = {
+    deploymentId: options.deploymentId,
+    secrets: options.secrets ?? [],
+    protocol: options.protocol ?? 'chat',
+  };
   const parser = createSseParser();
   const decoder = new StringDecoder('utf8');
   /** Choice indexes seen, and those that carried a finish_reason. */
