@@ -1,6 +1,7 @@
 import type { TierLogits } from '../src/classify/learned-classifier.js';
 import { toFold } from './cross-validation.js';
 import { fitWeights, toLogitsOf, type PreparedData, type TrainingConfig } from './model-fitting.js';
+import type { SoftmaxWeights } from './softmax-trainer.js';
 import { toGroupFolds } from './source-groups.js';
 
 /** Which prepared examples train, which are scored out of group, and which gold ones tune the decision. */
@@ -24,6 +25,8 @@ export interface GroupedFitOptions {
   /** Returns the stored logits of `key`, or computes and stores them. */
   cached: (key: string, compute: () => Map<number, TierLogits>) => Map<number, TierLogits>;
   log: (line: string) => void;
+  /** Fits one model on `train` (experiments); `fitWeights` when absent. */
+  fit?: (data: PreparedData, train: readonly number[], config: TrainingConfig) => SoftmaxWeights;
 }
 
 export interface GroupedLogits {
@@ -47,12 +50,13 @@ export function toGroupedLogits(
   const foldOfGroup = toGroupFolds(pools.groups, options.folds);
   const groupFold = (index: number): number => foldOfGroup.get(pools.groups[index] ?? '') ?? -1;
   const folds = new Set(foldOfGroup.values()).size;
+  const fit = options.fit ?? fitWeights;
   const outOfGroup = new Map<number, TierLogits>();
   for (let fold = 0; fold < folds; fold += 1) {
     const names = [...foldOfGroup.entries()].filter(([, value]) => value === fold).map(([name]) => name);
     const fitted = options.cached(`group:${names.join('+')}`, () => {
       const train = pools.train.filter((index) => groupFold(index) !== fold);
-      const weights = fitWeights(data, train, options.config);
+      const weights = fit(data, train, options.config);
       options.log(`  seed ${options.config.seed}: without ${names.join(', ')} (${train.length} examples)`);
       return toLogitsFor(
         data,
@@ -69,7 +73,7 @@ export function toGroupedLogits(
   for (let fold = 0; fold < options.randomFolds; fold += 1) {
     const fitted = options.cached(`random:${fold}/${options.randomFolds}`, () => {
       const train = pools.train.filter((index) => !tuning.has(index) || foldOfId(index) !== fold);
-      const weights = fitWeights(data, train, options.config);
+      const weights = fit(data, train, options.config);
       options.log(`  seed ${options.config.seed}: random fold ${fold + 1}/${options.randomFolds}`);
       return toLogitsFor(
         data,
@@ -85,7 +89,7 @@ export function toGroupedLogits(
 function toLogitsFor(
   data: PreparedData,
   indices: readonly number[],
-  weights: ReturnType<typeof fitWeights>,
+  weights: SoftmaxWeights,
 ): Map<number, TierLogits> {
   return new Map(indices.map((index) => [index, toLogitsOf(data, index, weights)]));
 }

@@ -31,10 +31,12 @@ import type { GroupedPrediction } from './grouped-scoring.js';
 import { readLabeledExamples, type LabeledExample } from './labeled-example.js';
 import {
   DEFAULT_TRAINING_CONFIG,
+  fitWeights,
   prepareData,
   type PreparedData,
   type TrainingConfig,
 } from './model-fitting.js';
+import type { SoftmaxWeights } from './softmax-trainer.js';
 import { applyReviewedLabels, readReviewedLabels } from './reviewed-labels.js';
 import { OWN_PROMPTS_GROUP, toSourceGroup } from './source-groups.js';
 import type { TierMetrics } from './tier-metrics.js';
@@ -65,6 +67,12 @@ const { values: flags } = parseArgs({
     'written-weight': { type: 'string', default: '1' },
     /** Largest total loss weight of one source's gold prompts (experiment; 0 = no cap). */
     'gold-source-cap': { type: 'string', default: '0' },
+    /** Largest total loss weight of one source group, gold, reviewed and weak together (experiment; 0 = no cap). */
+    'source-cap': { type: 'string', default: '0' },
+    /** Multiplies every n-gram feature value (experiment; 0 = signals and numbers only). */
+    'ngram-scale': { type: 'string', default: '1' },
+    /** Trains only n-gram rows present in at least this many source groups of the fit's training set (experiment). */
+    'min-ngram-sources': { type: 'string', default: '0' },
     'max-under': { type: 'string', default: '0.052' },
     'calibrate-on': { type: 'string', default: 'random' },
     'no-blend': { type: 'boolean', default: false },
@@ -119,6 +127,60 @@ function reweigh(data: PreparedData, examples: readonly LabeledExample[]): void 
   });
 }
 
+/** Source-blind experiments: every group's total weight capped, n-gram values scaled. */
+function reshape(data: PreparedData, examples: readonly LabeledExample[], pools: GroupedPools): void {
+  const cap = Number(flags['source-cap']);
+  if (cap > 0) {
+    const totals = new Map<string, number>();
+    for (const index of pools.train) {
+      const group = pools.groups[index] ?? '';
+      totals.set(group, (totals.get(group) ?? 0) + (data.sampleWeights[index] ?? 0));
+    }
+    examples.forEach((_, index) => {
+      const total = totals.get(pools.groups[index] ?? '') ?? 0;
+      if (total > cap) data.sampleWeights[index] = (data.sampleWeights[index] ?? 0) * (cap / total);
+    });
+  }
+  const scale = Number(flags['ngram-scale']);
+  if (scale !== 1) {
+    const hashRows = 2 ** data.spec.hashBits;
+    data.matrix.rows.forEach((row, position) => {
+      if (row < hashRows) data.matrix.values[position] = (data.matrix.values[position] ?? 0) * scale;
+    });
+  }
+}
+
+/** `fitWeights` on a matrix keeping only the n-gram rows seen in at least `minSources` groups of `train`. */
+function fitSourceShared(minSources: number, groups: readonly string[]) {
+  return (data: PreparedData, train: readonly number[], config: TrainingConfig): SoftmaxWeights => {
+    const hashRows = 2 ** data.spec.hashBits;
+    const counts = new Uint16Array(hashRows);
+    const lastGroup = new Int32Array(hashRows).fill(-1);
+    const groupIds = new Map<string, number>();
+    const byGroup = [...train].sort((a, b) => (groups[a] ?? '').localeCompare(groups[b] ?? ''));
+    for (const index of byGroup) {
+      const name = groups[index] ?? '';
+      const id = groupIds.get(name) ?? groupIds.size;
+      groupIds.set(name, id);
+      for (
+        let position = data.matrix.offsets[index] ?? 0;
+        position < (data.matrix.offsets[index + 1] ?? 0);
+        position += 1
+      ) {
+        const row = data.matrix.rows[position] ?? 0;
+        if (row >= hashRows || lastGroup[row] === id) continue;
+        lastGroup[row] = id;
+        counts[row] = (counts[row] ?? 0) + 1;
+      }
+    }
+    const values = Float32Array.from(data.matrix.values);
+    data.matrix.rows.forEach((row, position) => {
+      if (row < hashRows && (counts[row] ?? 0) < minSources) values[position] = 0;
+    });
+    return fitWeights({ ...data, matrix: { ...data.matrix, values } }, train, config);
+  };
+}
+
 function toPools(examples: readonly LabeledExample[], trainingCount: number): GroupedPools {
   const all = examples.map((_, index) => index);
   const inTraining = (index: number): boolean => index < trainingCount;
@@ -148,7 +210,16 @@ function toFingerprint(data: PreparedData, pools: GroupedPools): string {
     data.sampleWeights,
   ])
     hash.update(new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
-  hash.update(JSON.stringify({ ...baseConfig, seed: 0, pools, folds: flags.folds }));
+  const minNgramSources = Number(flags['min-ngram-sources']);
+  hash.update(
+    JSON.stringify({
+      ...baseConfig,
+      seed: 0,
+      pools,
+      folds: flags.folds,
+      ...(minNgramSources > 0 ? { minNgramSources } : {}),
+    }),
+  );
   return hash.digest('hex').slice(0, 16);
 }
 
@@ -206,6 +277,8 @@ async function main(): Promise<void> {
   const data = prepareData(examples, baseConfig);
   reweigh(data, examples);
   const pools = toPools(examples, training.length);
+  reshape(data, examples, pools);
+  const minNgramSources = Number(flags['min-ngram-sources']);
   const fingerprint = toFingerprint(data, pools);
   if (!flags.worker) await fillInWorkers();
   const perSeed = seeds.map((seed) => {
@@ -217,6 +290,7 @@ async function main(): Promise<void> {
       randomFolds: calibrateOn === 'random' ? Number(flags['random-folds']) : 0,
       cached,
       log,
+      ...(minNgramSources > 0 ? { fit: fitSourceShared(minNgramSources, pools.groups) } : {}),
     });
     if (flags.worker) return [];
     return predictOutOfGroup(
