@@ -1,14 +1,9 @@
-import { readFile } from 'node:fs/promises';
+import { loadShippedClassifier } from '../helpers/shipped-classifier.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTableClassifier } from '../../src/classify/create-table-classifier.js';
-import { loadLocalModel } from '../../src/classify/local-model.js';
 import type { HistorySnapshot } from '../../src/observe/activity-history.js';
-import { CLASSIFIER_PROMPT_PATH, DEFAULT_MODEL_PATH } from '../../src/project-paths.js';
-import { systemClock } from '../../src/shared/clock.js';
-import { silentLogger } from '../../src/shared/logger.js';
 import type { ResponderRequest } from '../../src/sim/index.js';
 import { launchChromium } from '../helpers/chromium.js';
 import { postChat, startStack, type Stack } from '../helpers/start-stack.js';
@@ -27,8 +22,7 @@ const IDS = ['classifier', 'small', 'medium', 'large', 'huge', 'flaky', 'broken'
  * classifier LLM (threshold 1), whose verdicts the test scripts; the classification cache is on.
  */
 async function startHistoryStack(): Promise<Stack> {
-  const model = loadLocalModel(DEFAULT_MODEL_PATH);
-  const promptTemplate = await readFile(CLASSIFIER_PROMPT_PATH, 'utf8');
+  const shipped = await loadShippedClassifier();
   return startStack({
     backends: IDS.map((id) => ({
       id,
@@ -36,15 +30,7 @@ async function startHistoryStack(): Promise<Stack> {
       ...(id === 'flaky' || id === 'broken' ? { fault: { name: 'error_503' } } : {}),
     })),
     random: () => 0,
-    classifier: (loaded) =>
-      createTableClassifier({
-        loaded,
-        model,
-        promptTemplate,
-        clock: systemClock,
-        logger: silentLogger,
-        readSecret: () => undefined,
-      }),
+    classifier: (loaded) => shipped.forTable(loaded),
     table: (urls) => {
       const tier = (group: string[], fallback: string[] = []) => ({
         group,

@@ -1,10 +1,7 @@
+import { loadShippedClassifier } from '../helpers/shipped-classifier.js';
 import { readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTableClassifier } from '../../src/classify/create-table-classifier.js';
-import { loadLocalModel } from '../../src/classify/local-model.js';
 import { trafficRecordSchema } from '../../src/classify/traffic-record.js';
-import { CLASSIFIER_PROMPT_PATH, DEFAULT_MODEL_PATH } from '../../src/project-paths.js';
 import { systemClock } from '../../src/shared/clock.js';
 import { silentLogger } from '../../src/shared/logger.js';
 import { createTrafficLearning, type TrafficLearning } from '../../src/traffic-learning.js';
@@ -19,22 +16,13 @@ describe('classifier.learn through the service', () => {
   let stack: Stack;
   let learning: TrafficLearning;
   beforeAll(async () => {
-    const model = loadLocalModel(DEFAULT_MODEL_PATH);
-    const promptTemplate = await readFile(CLASSIFIER_PROMPT_PATH, 'utf8');
+    const shipped = await loadShippedClassifier();
     learning = createTrafficLearning({ clock: systemClock, logger: silentLogger, redisUrl: undefined });
     stack = await startStack({
       backends: TIER_FLEET_BACKENDS,
       classifier: (loaded) => {
-        const onLlmDecision = learning.hookFor(loaded, model);
-        return createTableClassifier({
-          loaded,
-          model,
-          promptTemplate,
-          clock: systemClock,
-          logger: silentLogger,
-          readSecret: () => undefined,
-          ...(onLlmDecision === undefined ? {} : { onLlmDecision }),
-        });
+        const onLlmDecision = learning.hookFor(loaded, shipped.model);
+        return shipped.forTable(loaded, onLlmDecision === undefined ? {} : { onLlmDecision });
       },
       table: (urls) =>
         // threshold 1: every auto request asks the LLM (and is recorded)

@@ -1,10 +1,5 @@
-import { readFile } from 'node:fs/promises';
+import { loadShippedClassifier } from '../helpers/shipped-classifier.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTableClassifier } from '../../src/classify/create-table-classifier.js';
-import { loadLocalModel } from '../../src/classify/local-model.js';
-import { silentLogger } from '../../src/shared/logger.js';
-import { systemClock } from '../../src/shared/clock.js';
-import { CLASSIFIER_PROMPT_PATH, DEFAULT_MODEL_PATH } from '../../src/project-paths.js';
 import type { ResponderRequest } from '../../src/sim/index.js';
 import { postChat, startStack, type Stack } from '../helpers/start-stack.js';
 import { TIER_FLEET_BACKENDS, tierFleetTable } from '../helpers/tier-fleet.js';
@@ -18,19 +13,10 @@ let lastClassifierBody: Record<string, unknown> = {};
 describe('auto requests through the classifier cascade', () => {
   let stack: Stack;
   beforeAll(async () => {
-    const model = loadLocalModel(DEFAULT_MODEL_PATH);
-    const promptTemplate = await readFile(CLASSIFIER_PROMPT_PATH, 'utf8');
+    const shipped = await loadShippedClassifier();
     stack = await startStack({
       backends: TIER_FLEET_BACKENDS,
-      classifier: (loaded) =>
-        createTableClassifier({
-          loaded,
-          model,
-          promptTemplate,
-          clock: systemClock,
-          logger: silentLogger,
-          readSecret: () => undefined,
-        }),
+      classifier: (loaded) => shipped.forTable(loaded),
       table: (urls) =>
         // gate confidence at threshold 1: the learned model is never sure, so every auto request asks the LLM
         tierFleetTable(urls, {
