@@ -12,6 +12,7 @@ import { createDrain } from './http/drain.js';
 import { declareRoutes } from './http/routes.js';
 import { createLogObserver } from './observe/log-observer.js';
 import type { Logger } from './shared/logger.js';
+import { createRedactingLogger } from './shared/redacting-logger.js';
 import { createMetrics, type Metrics } from './observe/metrics.js';
 import { createActivityHistory } from './observe/activity-history.js';
 import { createRecentActivity } from './observe/recent-activity.js';
@@ -96,6 +97,8 @@ const STORE_SETTLE_MS = 5000;
 /** Wires the core with concrete parts; main.ts and the tests both use it. */
 export function buildService(options: ServiceOptions): Service {
   const clock = options.clock ?? systemClock;
+  // every line any part writes is masked of credentials here, whatever logger was passed in
+  const logger = createRedactingLogger(options.logger);
   let loaded = options.table;
   let classifier = options.createClassifier(loaded);
   const metrics = options.metrics ?? createMetrics();
@@ -116,7 +119,7 @@ export function buildService(options: ServiceOptions): Service {
   const activity = createRecentActivity({ clock });
   const history = createActivityHistory({ clock });
   const reloads: ReloadHistory = { applied: 0, rejected: 0, lastRejection: undefined };
-  const observer = combineObservers([createLogObserver(options.logger), metrics.observer, activity, history]);
+  const observer = combineObservers([createLogObserver(logger), metrics.observer, activity, history]);
   const readSecret = options.readSecret ?? ((name: string) => process.env[name]);
   const upstream = options.upstream ?? createHttpUpstream({ clock, readSecret });
   const balancer = createBalancer({
@@ -125,7 +128,7 @@ export function buildService(options: ServiceOptions): Service {
     clock,
     random: options.random ?? systemRandom,
     sleep: options.sleep ?? systemSleep,
-    logger: options.logger,
+    logger,
     table: () => loaded.table,
     onAttempt: (attempt) => observer.onAttempt(attempt),
     onCooldown: (deploymentId, reason) => metrics.cooldown(deploymentId, reason),
@@ -140,7 +143,7 @@ export function buildService(options: ServiceOptions): Service {
     healthCheck,
     clock,
     sleep: options.probeSleep ?? systemSleep,
-    logger: options.logger,
+    logger,
     table: () => loaded.table,
     onProbe: (deploymentId, outcome) => metrics.healthProbe(deploymentId, outcome),
   });
@@ -152,7 +155,7 @@ export function buildService(options: ServiceOptions): Service {
     const started = clock.now();
     // the service's own counter warms its counting threads too; a shared test counter does not
     await tokenCounter.prepare(tokenizers, { threads: options.tokenCounter === undefined });
-    options.logger.info('tokenizers ready', { tokenizers, ms: Math.round(clock.now() - started) });
+    logger.info('tokenizers ready', { tokenizers, ms: Math.round(clock.now() - started) });
   };
   const tokenizersReady = prepareTokenizers(loaded);
   tokenizersReady.catch(() => undefined);
@@ -164,7 +167,7 @@ export function buildService(options: ServiceOptions): Service {
     tokenCounter,
     observer,
     clock,
-    logger: options.logger,
+    logger,
   });
   const servers: Server[] = [];
   let listenersClosed: Promise<unknown> = Promise.resolve();
@@ -219,7 +222,7 @@ export function buildService(options: ServiceOptions): Service {
     for (const server of servers) server.closeAllConnections();
     await listenersClosed;
     const storeSettled = await storeCalls.settled(STORE_SETTLE_MS);
-    options.logger.info('drained', {
+    logger.info('drained', {
       grace_ms: graceMs,
       in_flight: outcome.inFlightAtStart,
       stopped: outcome.stopped,
@@ -248,7 +251,7 @@ export function buildService(options: ServiceOptions): Service {
       reloads.applied += 1;
       metrics.tableReload('applied');
       prepareTokenizers(table).catch((error: unknown) =>
-        options.logger.error('a tokenizer failed to load', { error: String(error) }),
+        logger.error('a tokenizer failed to load', { error: String(error) }),
       );
     },
     rejectTable(rejection) {

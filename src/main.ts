@@ -18,6 +18,7 @@ import { loadRoutingTableFile, toTableRelativePath, type LoadedTable } from './c
 import { toKeyChanges } from './config/reload-policy.js';
 import { createTableReloader, type TableReloader } from './config/watch-routing-table.js';
 import type { Logger } from './shared/logger.js';
+import { createRedactingLogger } from './shared/redacting-logger.js';
 import { createMetrics, type Metrics } from './observe/metrics.js';
 import { createWinstonLogger } from './observe/winston-logger.js';
 import { CLASSIFIER_PROMPT_PATH, DEFAULT_MODEL_PATH } from './project-paths.js';
@@ -155,7 +156,9 @@ function watchTable(options: { tablePath: string; service: Service; logger: Logg
 /** Loads config, builds the service, listens, and wires SIGHUP and file-change reloads. */
 export async function startAutotier(options: StartOptions): Promise<RunningAutotier> {
   const env = toSettings(options);
-  const logger = options.logger ?? createWinstonLogger({ level: env.AUTOTIER_LOG_LEVEL });
+  const logger = createRedactingLogger(
+    options.logger ?? createWinstonLogger({ level: env.AUTOTIER_LOG_LEVEL }),
+  );
   const tablePath = resolve(env.AUTOTIER_ROUTING_TABLE);
   const table = await loadRoutingTableFile(tablePath, systemClock.now());
   for (const warning of table.warnings) logger.warn('routing table warning', { warning, table: tablePath });

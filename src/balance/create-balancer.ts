@@ -1,4 +1,5 @@
-import { toRouterError } from '../shared/errors.js';
+import type { RoutingTable } from '../config/routing-table-schema.js';
+import { RouterError, toRouterError, withInternalNames } from '../shared/errors.js';
 import type { UpstreamEvent } from '../upstream/upstream.js';
 import type { Balancer, ExecuteRequest, ExecuteResult } from './balancer.js';
 import { continueBuffered, toResult } from './balancer-answer.js';
@@ -19,6 +20,7 @@ import {
 import { createDeploymentHealth } from './create-deployment-health.js';
 import { decideAfterRound } from './decide-after-round.js';
 import { createQuotaGate } from './deployment-quota.js';
+import { toInternalNames } from './internal-names.js';
 import { orderCandidates } from './order-candidates.js';
 import type { Candidate } from './to-candidates.js';
 
@@ -35,7 +37,20 @@ export type { BalancerOptions } from './balancer-run.js';
 export function createBalancer(options: BalancerOptions): Balancer {
   const quotas = createQuotaGate(options);
   const parts: Parts = { ...options, quotas, health: createDeploymentHealth({ ...options, quotas }) };
-  return { execute: (request) => execute(parts, request) };
+  /** The table's deployment hosts, computed once per table (reloads bring a new object). */
+  const names = new WeakMap<RoutingTable, readonly string[]>();
+  const internalNames = (table: RoutingTable): readonly string[] => {
+    let found = names.get(table);
+    if (found === undefined) names.set(table, (found = toInternalNames(table.deployments)));
+    return found;
+  };
+  return {
+    // the error that ends a request carries the table's hosts, so a non-admin key never sees them
+    execute: (request) =>
+      execute(parts, request).catch((error: unknown) => {
+        throw error instanceof RouterError ? withInternalNames(error, internalNames(parts.table())) : error;
+      }),
+  };
 }
 
 async function execute(parts: Parts, request: ExecuteRequest): Promise<ExecuteResult> {

@@ -1,4 +1,4 @@
-import { redactAddresses } from './redact.js';
+import { maskSecrets, redactAddresses } from './redact.js';
 
 /**
  * The one error model of autotier. Every failure that reaches a client is a RouterError with a stable
@@ -153,6 +153,11 @@ export interface RouterErrorOptions {
   retryAfterSeconds?: number;
   /** The upstream HTTP status, when the error came from one. */
   upstreamStatus?: number;
+  /**
+   * Names in the message that only admin keys see (the table's deployment hosts and base URLs), on
+   * top of the addresses every non-admin message is masked of. @default []
+   */
+  internalNames?: readonly string[];
   cause?: unknown;
 }
 
@@ -163,6 +168,7 @@ export class RouterError extends Error {
   readonly param: string | undefined;
   readonly retryAfterSeconds: number | undefined;
   readonly upstreamStatus: number | undefined;
+  readonly internalNames: readonly string[];
 
   constructor(options: RouterErrorOptions) {
     super(options.message, { cause: options.cause });
@@ -173,7 +179,25 @@ export class RouterError extends Error {
     this.param = options.param;
     this.retryAfterSeconds = options.retryAfterSeconds;
     this.upstreamStatus = options.upstreamStatus;
+    this.internalNames = options.internalNames ?? [];
   }
+}
+
+/** The same error with more names hidden from non-admin keys (see RouterErrorOptions.internalNames). */
+export function withInternalNames(error: RouterError, names: readonly string[]): RouterError {
+  if (names.length === 0) return error;
+  const copy = new RouterError({
+    code: error.code,
+    message: error.message,
+    ...(error.param === undefined ? {} : { param: error.param }),
+    retryable: error.retryable,
+    ...(error.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: error.retryAfterSeconds }),
+    ...(error.upstreamStatus === undefined ? {} : { upstreamStatus: error.upstreamStatus }),
+    internalNames: [...new Set([...error.internalNames, ...names])],
+    cause: error.cause,
+  });
+  if (error.stack !== undefined) copy.stack = error.stack;
+  return copy;
 }
 
 export function isRouterError(value: unknown): value is RouterError {
@@ -206,17 +230,19 @@ export interface OpenAIErrorBody {
 export interface ErrorAudience {
   requestId?: string | undefined;
   /**
-   * True for an admin key or open mode: the message is shown as is. Otherwise URLs, IP addresses and
-   * host:port pairs are masked, and an INTERNAL error says only that it happened. @default true
+   * True for an admin key or open mode: the message is shown with credentials masked. Otherwise URLs,
+   * IP addresses, host:port pairs, private host names and the error's internal names are masked too,
+   * and an INTERNAL error says only that it happened. @default true
    */
   revealInternal?: boolean | undefined;
 }
 
+/** Credentials are masked for every audience; addresses and internal names for non-admin keys. */
 function toClientMessage(error: RouterError, revealInternal: boolean): string {
-  if (revealInternal) return error.message;
+  if (revealInternal) return maskSecrets(error.message);
   if (error.code === 'INTERNAL')
     return 'an unexpected error inside autotier; the request id finds it in the logs';
-  return redactAddresses(error.message);
+  return redactAddresses(maskSecrets(error.message), error.internalNames);
 }
 
 /** The OpenAI-shaped body clients receive; `code` is the lower-case form of the stable code. */
