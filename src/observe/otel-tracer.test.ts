@@ -40,6 +40,28 @@ describe('createOtelTracing', () => {
     expect(receiver.exports).toHaveLength(0);
   });
 
+  it('exports span attributes with their credentials masked', async () => {
+    receiver = await startOtlpReceiver();
+    tracing = tracingFor({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url });
+    const span = tracing.tracer.startRequest('POST /v1/chat/completions', {
+      incoming: { traceparent: undefined, tracestate: undefined },
+      attributes: { 'url.full': 'redis://:hunter2-pw@cache:6379' },
+    });
+    span.setAttributes({
+      'autotier.error': 'got hf_AbCdEfGhIjKlMnOpQrStUvWxYz01234567',
+      'autotier.rules': ['password=letmein', 'plain'],
+      'autotier.attempts': 2,
+    });
+    span.end();
+    await tracing.flush();
+    const attributes = receiver.spans[0]?.attributes ?? {};
+    expect(JSON.stringify(Object.values(attributes), (_key, value: unknown) => String(value))).not.toMatch(
+      /hunter2-pw|hf_AbCd|letmein/,
+    );
+    expect(attributes['autotier.error']).toBe('got ***');
+    expect(Number(attributes['autotier.attempts'])).toBe(2);
+  });
+
   it('follows an unsampled client parent under the default parentbased_always_on', async () => {
     receiver = await startOtlpReceiver();
     tracing = tracingFor({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url });

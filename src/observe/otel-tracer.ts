@@ -27,6 +27,7 @@ import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic
 import type { SamplerName, TracingSettings } from '../config/tracing-settings.js';
 import type { Clock } from '../shared/clock.js';
 import type { Logger } from '../shared/logger.js';
+import { maskSecrets } from '../shared/redact.js';
 import { parseTraceparent, parseTracestate, toTraceparent } from '../shared/trace-context.js';
 import type {
   Span,
@@ -89,11 +90,24 @@ function toSampler(name: SamplerName, ratio: number): Sampler {
   }
 }
 
+/**
+ * Longest attribute text masked, characters: cut to this before masking (the span limit then cuts to
+ * 256), so a secret is masked whole rather than cut below its recognizable length.
+ */
+const MASKED_ATTRIBUTE_CHARS = 4096;
+
+function toMaskedText(value: string): string {
+  return maskSecrets(value.length > MASKED_ATTRIBUTE_CHARS ? value.slice(0, MASKED_ATTRIBUTE_CHARS) : value);
+}
+
+/** Span attributes with credentials masked in every text value (maskSecrets, as logs are). */
 function toAttributes(attributes: SpanAttributes): Attributes {
   const result: Attributes = {};
   for (const [key, value] of Object.entries(attributes)) {
     if (value === undefined) continue;
-    result[key] = Array.isArray(value) ? [...(value as readonly string[])] : value;
+    if (typeof value === 'string') result[key] = toMaskedText(value);
+    else if (Array.isArray(value)) result[key] = (value as readonly string[]).map(toMaskedText);
+    else result[key] = value;
   }
   return result;
 }

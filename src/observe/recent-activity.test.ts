@@ -69,4 +69,13 @@ describe('recent activity for the dashboard', () => {
     activity.onRequest({ ...routed('r1', 999_000), content: { prompt: 'p'.repeat(1000), completion: 'c' } });
     expect(activity.snapshot().requests[0]?.content).toBeUndefined();
   });
+
+  it('shows the dashboard error messages with their credentials masked', () => {
+    const activity = createRecentActivity({ clock });
+    activity.onRequest({
+      ...rejected('r1', 1_000_000),
+      errorMessage: 'bad key sk-proj-4kS9mP2qR7tV1wX3yZ5a',
+    });
+    expect(activity.snapshot().requests[0]?.errorMessage).toBe('bad key ***');
+  });
 });

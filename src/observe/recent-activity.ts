@@ -1,4 +1,5 @@
 import type { Clock } from '../shared/clock.js';
+import { maskSecrets } from '../shared/redact.js';
 import type { AttemptSummary, RequestObserver, RequestSummary } from './request-summary.js';
 
 export interface RecentActivityOptions {
@@ -41,13 +42,15 @@ function countBy<T>(items: readonly T[], key: (item: T) => string): Record<strin
 }
 
 /**
- * The summary without prompt and completion text (`log_content: true`): those go to the log only;
- * kept here they would let 200 requests of 20 MB hold 4 GB.
+ * The summary the dashboard is shown: without prompt and completion text (`log_content: true`: those
+ * go to the log only; kept here they would let 200 requests of 20 MB hold 4 GB), its error message
+ * masked of credentials (maskSecrets, as answers and logs are).
  */
-function withoutContent(summary: RequestSummary): RequestSummary {
-  if (summary.content === undefined) return summary;
+function toKeptSummary(summary: RequestSummary): RequestSummary {
+  if (summary.content === undefined && summary.errorMessage === undefined) return summary;
   const kept = { ...summary };
   delete kept.content;
+  if (summary.errorMessage !== undefined) kept.errorMessage = maskSecrets(summary.errorMessage);
   return kept;
 }
 
@@ -92,7 +95,7 @@ export function createRecentActivity(options: RecentActivityOptions): RequestObs
     },
     onRequest(summary) {
       const list = kept[summary.outcome];
-      list.unshift(withoutContent(summary));
+      list.unshift(toKeptSummary(summary));
       if (list.length > keep[summary.outcome]) list.pop();
     },
     snapshot() {
