@@ -55,7 +55,10 @@ import type { CancelSignal } from '../shared/cancel-signal.js';
 import type { Span } from '../shared/tracing.js';
 
 export interface RequestContext {
+  /** autotier's id for the request (a UUID), sent upstream as `x-request-id`. */
   requestId: string;
+  /** The client's own `x-request-id`, bounded (see toClientRequestId); logged, never sent upstream. */
+  clientRequestId?: string | undefined;
   /** Aborted when the client disconnects (CLIENT_CLOSED), or when a drain's grace period ends (SHUTTING_DOWN). */
   signal: CancelSignal;
   /** Epoch ms when the request arrived. */
@@ -246,6 +249,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       observer: options.observer,
       clock,
       requestId: context.requestId,
+      clientRequestId: context.clientRequestId,
       endpoint: endpoint.kind,
       http: context.http,
       stream,

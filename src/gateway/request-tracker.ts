@@ -54,6 +54,7 @@ export function createRequestTracker(options: {
   observer: RequestObserver;
   clock: Clock;
   requestId: string;
+  clientRequestId?: string | undefined;
   endpoint: RequestSummary['endpoint'];
   http: { method: string; path: string };
   stream: boolean;
@@ -81,6 +82,7 @@ export function createRequestTracker(options: {
       const outcome = decision === undefined ? 'rejected' : 'routed';
       const summary: RequestSummary = {
         requestId: options.requestId,
+        clientRequestId: options.clientRequestId,
         keyName,
         endpoint: options.endpoint,
         outcome,

@@ -90,6 +90,7 @@ export function createHttpEdge(options: HttpEdgeOptions): RequestListener {
     observer.onRequest(
       toRejectedSummary({
         requestId: context.requestId,
+        clientRequestId: context.clientRequestId,
         keyName: rejected.key?.name,
         endpoint: rejected.found.endpoint,
         http: context.http,

@@ -6,11 +6,22 @@ import { createCancelController, type CancelSignal } from '../shared/cancel-sign
 import { RouterError } from '../shared/errors.js';
 import type { Span } from '../shared/tracing.js';
 
-const REQUEST_ID = /^[\w.:-]{1,128}$/;
+/** Longest client request id kept, characters. */
+const CLIENT_REQUEST_ID_CHARS = 128;
+/** Anything but printable ASCII without space (0x21-0x7e) is dropped from a client's id. */
+const NOT_PRINTABLE = /[^\x21-\x7e]/g;
 
-/** The client's `x-request-id` when it is a plain token, otherwise a new UUID. */
-export function toRequestId(given: string | string[] | undefined): string {
-  return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+/**
+ * The client's own request id (`x-request-id`, or OpenAI's `x-client-request-id`), bounded: printable
+ * ASCII only, at most 128 characters; undefined when there is none or nothing printable in it. It is
+ * logged beside autotier's id and echoed as `x-client-request-id`, never sent to a deployment: the
+ * fleet's logs hold autotier's ids only, so one tenant cannot write ids there that look like another's.
+ */
+export function toClientRequestId(request: IncomingMessage): string | undefined {
+  const given = header(request, 'x-request-id') ?? header(request, 'x-client-request-id');
+  if (given === undefined) return undefined;
+  const kept = given.slice(0, CLIENT_REQUEST_ID_CHARS * 4).replace(NOT_PRINTABLE, '');
+  return kept === '' ? undefined : kept.slice(0, CLIENT_REQUEST_ID_CHARS);
 }
 
 export function header(request: IncomingMessage, name: string): string | undefined {
@@ -19,7 +30,8 @@ export function header(request: IncomingMessage, name: string): string | undefin
 }
 
 /**
- * The request's context (its id is set as the `x-request-id` response header at once), and a function
+ * The request's context (its id, autotier's own, is set as the `x-request-id` response header at once,
+ * and the client's bounded id as `x-client-request-id`), and a function
  * that detaches it from the response once the answer is written: the response object outlives the
  * request (node:http keeps it until a full GC), and a listener still attached would keep the whole
  * request alive with it. The context's signal aborts with CLIENT_CLOSED when the client goes away, and
@@ -40,12 +52,20 @@ export function toRequestContext(
   response.on('close', onClose);
   if (stop?.aborted === true) onStop();
   else stop?.addEventListener('abort', onStop);
-  const requestId = toRequestId(request.headers['x-request-id']);
+  // autotier's own id, on every request: the one deployments, logs and error bodies carry
+  const requestId = randomUUID();
+  const clientRequestId = toClientRequestId(request);
   response.setHeader('x-request-id', requestId);
-  if (input.trace?.recording === true) input.trace.setAttributes({ 'autotier.request_id': requestId });
+  if (clientRequestId !== undefined) response.setHeader('x-client-request-id', clientRequestId);
+  if (input.trace?.recording === true)
+    input.trace.setAttributes({
+      'autotier.request_id': requestId,
+      'autotier.client_request_id': clientRequestId,
+    });
   return {
     context: {
       requestId,
+      ...(clientRequestId === undefined ? {} : { clientRequestId }),
       signal: controller.signal,
       receivedAt: input.clock.now(),
       http: { method: request.method ?? 'GET', path: input.path },

@@ -29,6 +29,7 @@ export function createLogObserver(logger: Logger): RequestObserver {
     onRequest(summary) {
       logger[summary.status >= 500 ? 'error' : 'info']('request', {
         request_id: summary.requestId,
+        client_request_id: summary.clientRequestId,
         key: summary.keyName,
         outcome: summary.outcome,
         method: summary.method,

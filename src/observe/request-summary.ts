@@ -24,7 +24,10 @@ export type RequestOutcome = 'routed' | 'rejected';
 
 /** One request as logs, metrics and the dashboard see it. No prompt or completion text. */
 export interface RequestSummary {
+  /** autotier's id for the request. */
   requestId: string;
+  /** The client's own id, bounded (printable ASCII, at most 128 characters), when it sent one. */
+  clientRequestId?: string | undefined;
   /** API key name, never the key. */
   keyName: string | undefined;
   endpoint: EndpointName;
@@ -98,6 +101,7 @@ export function toLoggedPath(path: string): string {
 
 export interface Rejection {
   requestId: string;
+  clientRequestId?: string | undefined;
   keyName: string | undefined;
   endpoint: EndpointName;
   http: { method: string; path: string };
@@ -113,6 +117,7 @@ export interface Rejection {
 export function toRejectedSummary(rejection: Rejection): RequestSummary {
   return {
     requestId: rejection.requestId,
+    clientRequestId: rejection.clientRequestId,
     keyName: rejection.keyName,
     endpoint: rejection.endpoint,
     outcome: 'rejected',

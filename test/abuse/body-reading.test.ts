@@ -279,16 +279,18 @@ describe('reading request bodies', () => {
     }
   });
 
-  it('echoes a plain x-request-id and replaces one that is not a plain token', async () => {
+  it("answers with autotier's own request id, and echoes the client's bounded to printable characters", async () => {
     const kept = await post({
       headers: { 'content-type': 'application/json', 'x-request-id': 'req-42.a' },
       body,
     });
-    expect(kept.headers.get('x-request-id')).toBe('req-42.a');
-    const replaced = await post({
+    expect(kept.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(kept.headers.get('x-client-request-id')).toBe('req-42.a');
+    const stripped = await post({
       headers: { 'content-type': 'application/json', 'x-request-id': 'bad id with spaces' },
       body,
     });
-    expect(replaced.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(stripped.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(stripped.headers.get('x-client-request-id')).toBe('badidwithspaces');
   });
 });

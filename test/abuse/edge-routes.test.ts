@@ -11,10 +11,10 @@ interface ErrorBody {
 const errorOf = async (response: Response) => ((await response.json()) as ErrorBody).error;
 const bearer = (secret: string) => ({ authorization: `Bearer ${secret}` });
 
-/** The logged `request` lines of one request id. */
-function requestLines(stack: Stack, requestId: string) {
+/** The logged `request` lines of the request the client sent with `x-request-id: clientRequestId`. */
+function requestLines(stack: Stack, clientRequestId: string) {
   return stack.logger.lines.filter(
-    (line) => line.message === 'request' && line.fields['request_id'] === requestId,
+    (line) => line.message === 'request' && line.fields['client_request_id'] === clientRequestId,
   );
 }
 
@@ -48,8 +48,9 @@ describe('the HTTP edge in open mode', () => {
     expect(error).toMatchObject({
       code: 'not_found',
       type: 'invalid_request_error',
-      request_id: 'edge-unknown',
+      request_id: unknown.headers.get('x-request-id'),
     });
+    expect(unknown.headers.get('x-client-request-id')).toBe('edge-unknown');
     expect(error.message).toContain('POST "/v1/audio/speech"');
     const root = await fetch(`${stack.url}/`);
     expect(root.status).toBe(404);
@@ -119,7 +120,11 @@ describe('the HTTP edge in open mode', () => {
       const lines = requestLines(stack, requestId);
       expect(lines, requestId).toHaveLength(1);
       expect(lines[0]?.level).toBe('info');
-      expect(lines[0]?.fields).toMatchObject({ ...fields, outcome: 'rejected', request_id: requestId });
+      expect(lines[0]?.fields).toMatchObject({
+        ...fields,
+        outcome: 'rejected',
+        client_request_id: requestId,
+      });
       expect(String(lines[0]?.fields['error'])).not.toBe('');
     }
   });
@@ -169,16 +174,18 @@ describe('the HTTP edge in open mode', () => {
   it('keeps rejected requests apart from routed ones in the dashboard data', async () => {
     const summary = (await (await fetch(`${stack.url}/dashboard/api/summary`)).json()) as {
       activity: {
-        requests: { requestId: string; outcome: string; tier?: string }[];
+        requests: { clientRequestId?: string; outcome: string; tier?: string }[];
         byTier: Record<string, number>;
         byRejectedCode: Record<string, number>;
       };
     };
     const { activity } = summary;
-    expect(activity.requests.find((request) => request.requestId === 'edge-log-404')?.outcome).toBe(
+    expect(activity.requests.find((request) => request.clientRequestId === 'edge-log-404')?.outcome).toBe(
       'rejected',
     );
-    expect(activity.requests.find((request) => request.requestId === 'edge-503')?.outcome).toBe('routed');
+    expect(activity.requests.find((request) => request.clientRequestId === 'edge-503')?.outcome).toBe(
+      'routed',
+    );
     expect(activity.byTier['none']).toBeUndefined();
     expect(activity.byTier['EXPERT']).toBe(1);
     expect(activity.byRejectedCode['NOT_FOUND']).toBeGreaterThanOrEqual(3);

@@ -143,12 +143,13 @@ describe('the OpenAI-compatible API', () => {
     expect((await fetch(`${stack.url}/ready`)).status).toBe(200);
   });
 
-  it('echoes a client x-request-id', async () => {
+  it("answers with autotier's own x-request-id and echoes the client's as x-client-request-id", async () => {
     const response = await postChat(
       stack.url,
       { model: 'tier:SIMPLE', messages: HELLO },
       { 'x-request-id': 'abc-123' },
     );
-    expect(response.headers.get('x-request-id')).toBe('abc-123');
+    expect(response.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(response.headers.get('x-client-request-id')).toBe('abc-123');
   });
 });

@@ -7,9 +7,10 @@ import type { AttemptRequest, Upstream } from '../../src/upstream/upstream.js';
  * 1. Per-request faults. autotier forwards no client header upstream (`x-sim-fault` included), so the
  *    fault a client chose for its request reaches the simulator the other way the simulator reads one:
  *    a `model@fault;key=value` suffix on the upstream body's model name. The client registers the fault
- *    under its `x-request-id` (which autotier does forward, as the attempt's request id); only the
- *    first attempt carries it, as with a transient fault of one backend, so a failover can succeed.
- * 2. An exact count of upstream attempts per request id, failed requests included.
+ *    under its plan id, which its prompt carries as `[soak-N]` (autotier sends deployments its own
+ *    request id, not the client's); only the first attempt carries it, as with a transient fault of
+ *    one backend, so a failover can succeed.
+ * 2. An exact count of upstream attempts per plan id, failed requests included.
  */
 export interface FaultInjectingUpstream extends Upstream {
   /** Registers the fault of a request's first attempt. */
@@ -21,6 +22,11 @@ export interface FaultInjectingUpstream extends Upstream {
 export function toFaultText(fault: FaultSpec): string {
   const params = Object.entries(fault.params ?? {}).map(([key, value]) => `;${key}=${value}`);
   return `${fault.name}${params.join('')}`;
+}
+
+/** The soak plan id (`soak-N`) a request's prompt carries, or the attempt's request id. */
+function toPlanId(request: AttemptRequest): string {
+  return /\[(soak-\d+)\]/.exec(request.body)?.[1] ?? request.requestId;
 }
 
 function withFault(body: string, fault: FaultSpec): string {
@@ -42,9 +48,10 @@ export function createFaultInjectingUpstream(inner: Upstream): FaultInjectingUps
       return count;
     },
     open(request: AttemptRequest) {
-      attempts.set(request.requestId, (attempts.get(request.requestId) ?? 0) + 1);
-      const fault = faults.get(request.requestId);
-      faults.delete(request.requestId);
+      const id = toPlanId(request);
+      attempts.set(id, (attempts.get(id) ?? 0) + 1);
+      const fault = faults.get(id);
+      faults.delete(id);
       return inner.open(fault === undefined ? request : { ...request, body: withFault(request.body, fault) });
     },
     close: () => inner.close(),

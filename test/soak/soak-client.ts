@@ -38,14 +38,16 @@ export function planRequest(index: number, random: Random, mix: TrafficMix): Req
   const [streamDraw = 0, faultDraw = 0, whichFault = 0, tierDraw = 0, abortDraw = 0, lengthDraw = 0] =
     Array.from({ length: 6 }, () => random());
   const stream = streamDraw < mix.streamShare;
+  const id = `soak-${index}`;
   return {
-    id: `soak-${index}`,
+    id,
     stream,
     tier: tierDraw < 0.6 ? 'SIMPLE' : 'COMPLEX',
     fault: faultDraw < mix.faultRate ? SOAK_FAULTS[Math.floor(whichFault * SOAK_FAULTS.length)] : undefined,
     abortAfterFirstChunk: stream && abortDraw < mix.abortRate,
     maxTokens: 8 + Math.floor(lengthDraw * 40),
-    prompt: `soak question ${index % 97}: ${'why '.repeat(1 + (index % 13))}`,
+    // the id in the text lets the fault-injecting upstream find the request (see toPlanId)
+    prompt: `[${id}] soak question ${index % 97}: ${'why '.repeat(1 + (index % 13))}`,
   };
 }
 
