@@ -53,7 +53,7 @@ function toStageCalls(request: ClassifyRequest): Record<Stage, () => unknown> {
     heuristics: () => scoreHeuristics(input),
     learned: () => learned.predict({ input, profile: heuristic.profile, signals: heuristic.signals }),
     local: () => local.classifyLocal(request),
-    cacheKey: () => toCacheKey(input),
+    cacheKey: () => toCacheKey(input, ''),
     reply: () => parseClassifierReply(reply),
   };
 }

@@ -141,9 +141,19 @@ describe('the classification cascade', () => {
     const llm = llmAnswering(verdict('EXPERT'));
     const classifier = cascade({ local: localSaying('COMPLEX', 0.5), llm });
     await classifier.classify(request('Prove it.'));
-    const again = await classifier.classify(request('  prove   IT. '));
+    const again = await classifier.classify(request('Prove it.'));
     expect(again).toMatchObject({ tier: 'EXPERT', cause: 'cache', cachedFrom: 'llm', llmCalled: false });
     expect(llm.calls).toBe(1);
+  });
+
+  it('asks again for another spelling of a cached text and for the same text in another cache scope', async () => {
+    const llm = llmAnswering(verdict('EXPERT'));
+    const classifier = cascade({ local: localSaying('COMPLEX', 0.5), llm });
+    await classifier.classify({ ...request('Prove it.'), cacheScope: 'key-a' });
+    expect((await classifier.classify(request('  prove   IT. '))).cause).toBe('llm');
+    expect((await classifier.classify({ ...request('Prove it.'), cacheScope: 'key-b' })).cause).toBe('llm');
+    expect((await classifier.classify({ ...request('Prove it.'), cacheScope: 'key-a' })).cause).toBe('cache');
+    expect(llm.calls).toBe(3);
   });
 
   it('names the stage behind a cached decision and books no classifier tokens for it', async () => {

@@ -170,7 +170,7 @@ export function createCascadeClassifier(options: CascadeOptions): Classifier {
     span: Span = NO_SPAN,
   ): Promise<ClassificationDecision> {
     const input = toClassifyInput(request);
-    const key = toCacheKey(input);
+    const key = toCacheKey(input, request.cacheScope ?? '');
     const lookup = span.child('autotier.classify.cache');
     const cached = options.cache.get(key);
     if (lookup.recording)

@@ -15,6 +15,11 @@ export type TierProbabilities = Record<Tier, number>;
 export interface ClassifyRequest {
   messages: readonly ChatMessage[];
   tools?: readonly unknown[];
+  /**
+   * Whose classification cache entries this request may read and write: the API key's SHA-256, never
+   * the key. Absent = the one scope of an open-mode table.
+   */
+  cacheScope?: string;
 }
 
 export interface StageLatencies {

@@ -34,18 +34,10 @@ describe('classifier.rules validation', () => {
   });
 
   it.each([
-    ['an invalid regex', { pattern: '(unclosed', tier: 'SIMPLE' }, 'pattern: not a valid regex'],
-    [
-      'exponential backtracking',
-      { pattern: '(a+)+b', tier: 'SIMPLE' },
-      'pattern: may backtrack catastrophically (exponential',
-    ],
-    ['ambiguous alternation under a quantifier', { pattern: '^(?:a|ab|b)*c', tier: 'SIMPLE' }, 'exponential'],
-    [
-      'polynomial backtracking',
-      { pattern: 'prove.*theorem', tier: 'SIMPLE' },
-      'polynomial backtracking of degree 2',
-    ],
+    ['an invalid regex', { pattern: '(unclosed', tier: 'SIMPLE' }, 'pattern: refused: not a valid regex'],
+    ['a lookahead', { pattern: 'prove(?= it)', tier: 'SIMPLE' }, 'pattern: refused: lookaround'],
+    ['a lookbehind', { pattern: '(?<!dis)prove', tier: 'SIMPLE' }, 'pattern: refused: lookaround'],
+    ['a property RE2 lacks', { pattern: '\\p{Emoji}', flags: 'u', tier: 'SIMPLE' }, 'general categories'],
     [
       'a counted repeat over 16',
       { pattern: 'prove.{0,200}theorem', tier: 'SIMPLE' },
@@ -56,7 +48,7 @@ describe('classifier.rules validation', () => {
       { pattern: '(?:a{0,5}b){0,5}', tier: 'SIMPLE' },
       'up to 25 characters',
     ],
-    ['a backreference (not checked)', { pattern: '(a)\\1', tier: 'SIMPLE' }, 'backreferences'],
+    ['a backreference', { pattern: '(a)\\1', tier: 'SIMPLE' }, 'pattern: refused: a backreference'],
     [
       'both tier and min_tier',
       { keywords: ['x'], tier: 'SIMPLE', min_tier: 'EXPERT' },
@@ -95,6 +87,14 @@ describe('classifier.rules validation', () => {
     expect(message).toContain(expected);
     expect(message).not.toContain('classifier.rules.0');
   });
+
+  it.each(['(a+)+b', '^(?:a|ab|b)*c', 'prove.*theorem', '(?:ha|haha){1,16}!', '^(\\w+\\s?)*$'])(
+    'accepts %s, which backtracks on V8 and runs in linear time on RE2',
+    (pattern) => {
+      const rule = { name: 'shape', pattern, tier: 'SIMPLE' };
+      expect(parse(withRules([rule])).table.classifier.rules[0]).toMatchObject(rule);
+    },
+  );
 
   it('rejects a duplicate rule name and more than the most rules', () => {
     expect(rejection(withRules([proofs, proofs]))).toContain(

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isUsableKeyword } from '../shared/keyword-regex.js';
 import { toLargestRepeat } from '../shared/regex-repeat-width.js';
-import { checkRegexSafety } from '../shared/regex-safety.js';
+import { compileLinearRegex } from '../shared/linear-regex.js';
 import { TIERS } from '../shared/tier.js';
 
 /** Most rules a table may have: each one reads up to RULE_TEXT_CHARS per request. @default 200 */
@@ -13,9 +13,8 @@ export const MAX_KEYWORDS = 100;
 export const MAX_KEYWORD_CHARS = 100;
 
 /**
- * Largest product of nested counted repeats (`{n,m}`) in a pattern: a linear pattern still reads about
- * that many characters again from every position (`a{0,16}b` took 11 ms over 64 KiB of `a`,
- * `a{0,100}b` 49 ms). @default 16
+ * Largest product of nested counted repeats (`{n,m}`) in a pattern: RE2 unrolls them, so the automaton
+ * it runs (and the work per character when its DFA cache overflows) grows with this product. @default 16
  */
 export const MAX_PATTERN_REPEAT = 16;
 
@@ -47,41 +46,28 @@ function checkFlags(flags: string, issue: Issue): boolean {
 }
 
 /**
- * A pattern must compile, repeat little and be linear: it reads up to 64 KiB of client text per
- * request, where a quadratic regex (`a.*b`: each `a` reads to the line's end) costs billions of steps.
+ * A pattern must run on RE2 (linear-time by construction: no backtracking whatever its shape) and
+ * repeat little: it reads up to 64 KiB of client text per request, and the automaton RE2 builds grows
+ * with nested counted repeats. Lookaround and backreferences are refused (no linear-time engine has
+ * them); see shared/linear-regex.ts for what a JavaScript pattern means on RE2.
  */
 function checkPattern(pattern: string, flags: string, issue: Issue): void {
   try {
-    new RegExp(pattern, flags);
+    compileLinearRegex(pattern, flags);
   } catch (error) {
-    issue(['pattern'], `not a valid regex: ${(error as Error).message}`);
+    issue(['pattern'], `refused: ${(error as Error).message}`);
     return;
   }
   try {
     const repeat = toLargestRepeat(pattern, flags);
-    if (repeat > MAX_PATTERN_REPEAT) {
+    if (repeat > MAX_PATTERN_REPEAT)
       issue(
         ['pattern'],
         `counted repeats read up to ${repeat} characters again from every position; at most ${MAX_PATTERN_REPEAT} (\`.{0,16}\`), or use two rules or keywords`,
       );
-      return;
-    }
   } catch (error) {
     issue(['pattern'], `could not be read: ${(error as Error).message}`);
-    return;
   }
-  let safety: ReturnType<typeof checkRegexSafety>;
-  try {
-    safety = checkRegexSafety(pattern, flags, { maxDegree: 1 });
-  } catch (error) {
-    issue(['pattern'], `could not be checked for backtracking: ${(error as Error).message}`);
-    return;
-  }
-  if (!safety.safe)
-    issue(
-      ['pattern'],
-      `may backtrack catastrophically (${safety.reason}); rule patterns must be linear: avoid nested or adjacent quantifiers over the same characters (\`(a+)+\`, \`a.*b\`), or use keywords`,
-    );
 }
 
 /**
@@ -92,7 +78,10 @@ export const classifierRuleSchema = z
   .object({
     /** Shown in /v1/route's `rules` and in x-autotier-reason; unique in the table. */
     name: ruleName,
-    /** A JavaScript regex source (no slashes), at most 1000 characters; checked to be linear at load. */
+    /**
+     * A JavaScript regex source (no slashes), at most 1000 characters, run on RE2 (linear-time); one
+     * with lookaround or backreferences is refused at load.
+     */
     pattern: z.string().min(1).max(MAX_PATTERN_CHARS).optional(),
     /** Words or phrases, matched case-insensitively on word boundaries; a phrase's spaces match any whitespace. */
     keywords: z.array(z.string().max(MAX_KEYWORD_CHARS)).min(1).max(MAX_KEYWORDS).optional(),

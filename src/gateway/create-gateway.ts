@@ -198,6 +198,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       },
       overridesDisabledBy: toOverridesDisabledBy(table, key),
       allowed: key === undefined ? undefined : { tiers: key.tiers, models: key.models, keyName: key.name },
+      cacheScope: key?.sha256,
       request: {
         model: request.model,
         messages: request.messages,

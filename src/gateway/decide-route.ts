@@ -79,6 +79,8 @@ export interface DecideInput {
   overridesDisabledBy?: string | undefined;
   /** The API key's allowed tiers and models; undefined = all. */
   allowed?: KeyAccess | undefined;
+  /** The classification cache scope: the API key's SHA-256; undefined in open mode (one scope). */
+  cacheScope?: string | undefined;
   signal: CancelSignal;
   /** The request's span: classification and the tier policy get spans under it. */
   span?: Span | undefined;
@@ -329,7 +331,11 @@ export async function decideRoute(input: DecideInput): Promise<RouteDecision> {
     const decision = decideModel(input, count);
     if (decision !== undefined) return decision;
   }
-  const classifyRequest = { messages: request.messages, ...(request.tools ? { tools: request.tools } : {}) };
+  const classifyRequest = {
+    messages: request.messages,
+    ...(request.tools ? { tools: request.tools } : {}),
+    ...(input.cacheScope === undefined ? {} : { cacheScope: input.cacheScope }),
+  };
   const auto =
     target.kind === 'auto'
       ? await classifyWithRules({
