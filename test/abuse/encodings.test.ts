@@ -1,7 +1,7 @@
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startRecordingProxy, type RecordingProxy } from '../helpers/recording-proxy.js';
-import { HELLO, simpleTable, startStack, type Stack } from '../helpers/start-stack.js';
+import { simpleTable, startStack, type Stack } from '../helpers/start-stack.js';
 
 /**
  * Bodies are decoded strictly: bytes that are not UTF-8, whatever the content-encoding around them,
