@@ -19,6 +19,8 @@ ENV NODE_ENV=production \
     AUTOTIER_LOG_LEVEL=info
 # Optional: AUTOTIER_REDIS_URL (shared state across replicas), AUTOTIER_WORKERS (processes per container),
 # and the API-key variables your routing table names in `api_key_env`.
+# A table without api_keys refuses to start on 0.0.0.0 (it would serve every client): mount a table with
+# keys, or say so with `-e AUTOTIER_OPEN=1` (docs/start-up.md). The example table has no keys.
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund --ignore-scripts && npm cache clean --force

@@ -15,6 +15,7 @@ import { createTableClassifier } from './classify/create-table-classifier.js';
 import { loadLocalModel, type LocalModel } from './classify/local-model.js';
 import { parseEnv, type Env } from './config/env.js';
 import { loadRoutingTableFile, toTableRelativePath, type LoadedTable } from './config/load-routing-table.js';
+import { toListenHost } from './config/listen-host.js';
 import { toKeyChanges } from './config/reload-policy.js';
 import { createTableReloader, type TableReloader } from './config/watch-routing-table.js';
 import type { Logger } from './shared/logger.js';
@@ -56,6 +57,8 @@ export function toSettings(options: Pick<StartOptions, 'argv' | 'env'>): Env {
       port: { type: 'string' },
       workers: { type: 'string' },
       host: { type: 'string' },
+      /** Serve a table without API keys beyond loopback. */
+      open: { type: 'boolean' },
     },
     strict: true,
   });
@@ -65,6 +68,7 @@ export function toSettings(options: Pick<StartOptions, 'argv' | 'env'>): Env {
     ...(values.port === undefined ? {} : { AUTOTIER_PORT: values.port }),
     ...(values.workers === undefined ? {} : { AUTOTIER_WORKERS: values.workers }),
     ...(values.host === undefined ? {} : { AUTOTIER_HOST: values.host }),
+    ...(values.open === true ? { AUTOTIER_OPEN: '1' } : {}),
   });
 }
 
@@ -123,10 +127,16 @@ function toModelPath(loaded: LoadedTable): string {
 }
 
 /** Re-reads the table and its keys file on change and on SIGHUP (see createTableReloader). */
-function watchTable(options: { tablePath: string; service: Service; logger: Logger }): TableReloader {
+function watchTable(options: {
+  tablePath: string;
+  service: Service;
+  logger: Logger;
+  keylessAllowed: boolean;
+}): TableReloader {
   const { tablePath, service, logger } = options;
   return createTableReloader({
     path: tablePath,
+    keylessAllowed: options.keylessAllowed,
     clock: systemClock,
     current: () => service.currentTable(),
     onLoad: (loaded) => {
@@ -162,6 +172,12 @@ export async function startAutotier(options: StartOptions): Promise<RunningAutot
   const tablePath = resolve(env.AUTOTIER_ROUTING_TABLE);
   const table = await loadRoutingTableFile(tablePath, systemClock.now());
   for (const warning of table.warnings) logger.warn('routing table warning', { warning, table: tablePath });
+  const listening = toListenHost({
+    host: env.AUTOTIER_HOST,
+    open: env.AUTOTIER_OPEN,
+    keyless: table.table.api_keys.length === 0,
+  });
+  if (listening.warning !== undefined) logger.warn(listening.warning, { host: listening.host });
   const promptTemplate = await readFile(CLASSIFIER_PROMPT_PATH, 'utf8');
   const models = new Map<string, LocalModel>();
   /** Keyed by path and modification time, so a reload after `npm run train -- --from-traffic` reads the new file. */
@@ -177,8 +193,6 @@ export async function startAutotier(options: StartOptions): Promise<RunningAutot
   };
   const learning = createTrafficLearning({ clock: systemClock, logger, redisUrl: env.AUTOTIER_REDIS_URL });
   const readSecret = (name: string): string | undefined => options.env[name];
-  if (table.table.api_keys.length === 0)
-    logger.warn('no API keys configured: open mode, every client is accepted');
   const shared = await createSharedState({ env, table, logger });
   const tracing = await startTracing({ env, clock: systemClock, logger });
   const service = buildService({
@@ -203,10 +217,10 @@ export async function startAutotier(options: StartOptions): Promise<RunningAutot
       });
     },
   });
-  const reloader = watchTable({ tablePath, service, logger });
+  const reloader = watchTable({ tablePath, service, logger, keylessAllowed: listening.keylessAllowed });
   const onHangup = (): void => void reloader.reload();
   process.on('SIGHUP', onHangup);
-  const { url } = await service.listen(env.AUTOTIER_PORT, env.AUTOTIER_HOST);
+  const { url } = await service.listen(env.AUTOTIER_PORT, listening.host);
   logger.info('autotier listening', {
     url,
     table: tablePath,
@@ -234,6 +248,13 @@ async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const env = toSettings({ argv, env: process.env });
   if (env.AUTOTIER_WORKERS > 1 && cluster.isPrimary) {
+    // the workers would each refuse the host and be forked again, forever: refuse it once, here
+    const table = await loadRoutingTableFile(resolve(env.AUTOTIER_ROUTING_TABLE), systemClock.now());
+    toListenHost({
+      host: env.AUTOTIER_HOST,
+      open: env.AUTOTIER_OPEN,
+      keyless: table.table.api_keys.length === 0,
+    });
     const logger = createWinstonLogger({ level: env.AUTOTIER_LOG_LEVEL });
     if (env.AUTOTIER_REDIS_URL === undefined)
       logger.warn(

@@ -4,7 +4,16 @@ import { otelEnvShape } from './otel-env.js';
 /** Environment variables autotier reads, validated once at start. */
 export const envSchema = z.object({
   AUTOTIER_PORT: z.coerce.number().int().min(0).max(65_535).default(4000),
-  AUTOTIER_HOST: z.string().default('0.0.0.0'),
+  /**
+   * The address to listen on. @default 0.0.0.0 with API keys, 127.0.0.1 without (listen-host.ts); an
+   * explicit non-loopback host with a keyless table and no AUTOTIER_OPEN refuses to start.
+   */
+  AUTOTIER_HOST: z.string().min(1).optional(),
+  /** 1 (or true): serve a table without API keys beyond loopback (same as --open). @default 0 */
+  AUTOTIER_OPEN: z
+    .enum(['0', '1', 'true', 'false'])
+    .default('0')
+    .transform((value) => value === '1' || value === 'true'),
   AUTOTIER_ROUTING_TABLE: z.string().default('routing-tables/default.yaml'),
   AUTOTIER_LOG_LEVEL: z.enum(['error', 'warn', 'info', 'debug']).default('info'),
   AUTOTIER_REDIS_URL: z.string().optional(),

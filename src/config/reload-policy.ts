@@ -28,9 +28,22 @@ export function toKeyChanges(previous: RoutingTable, next: RoutingTable): KeyCha
 /**
  * Why a valid new table must still not replace the serving one: a keyed service never becomes open
  * to every client by a reload (an emptied or unreadable-then-truncated keys file would do that)
- * unless the new table says `open_mode: true`.
+ * unless the new table says `open_mode: true`, and never when it listens beyond loopback without
+ * `--open` (`keylessAllowed` false, see listen-host.ts), whatever the table says.
  */
-export function toReloadProblems(previous: RoutingTable, next: RoutingTable): TableProblem[] {
+export function toReloadProblems(
+  previous: RoutingTable,
+  next: RoutingTable,
+  listening: { keylessAllowed: boolean } = { keylessAllowed: true },
+): TableProblem[] {
+  if (next.api_keys.length === 0 && !listening.keylessAllowed)
+    return [
+      {
+        path: 'api_keys',
+        message:
+          'the new table has no API keys and the service listens beyond loopback without --open: a keyless table needs --open (AUTOTIER_OPEN=1) at start',
+      },
+    ];
   if (previous.api_keys.length > 0 && next.api_keys.length === 0 && !next.open_mode)
     return [
       {

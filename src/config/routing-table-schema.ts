@@ -207,6 +207,13 @@ export const routingTableSchema = z
     embeddings: embeddingsSchema.optional(),
     /** Put prompt and completion text in the request log lines (off by default: logs carry no content). */
     log_content: z.boolean().default(false),
+    /**
+     * Top-level body fields clients may send beyond the accepted ones (OpenAI's and vLLM's sampling
+     * extras, docs/body-fields.md), on every endpoint: for a field a newer SDK sends before autotier
+     * knows it. A name here passes even if it is an operator's field (`priority`): the operator's call.
+     * @default [] (any other field is a 400 naming it)
+     */
+    client_fields: z.array(z.string().min(1).max(128)).max(256).default([]),
     /** API keys; none = open mode (a warning at start). */
     api_keys: z.array(apiKeySchema).default([]),
     /** A YAML file with more `api_keys` entries, relative to the table. */

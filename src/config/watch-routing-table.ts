@@ -30,6 +30,8 @@ export interface TableReloaderOptions {
   onReject: (rejection: TableRejection) => void;
   /** Quiet time after a file event before reading, ms (editors write in several steps). @default 100 */
   debounceMs?: number;
+  /** A table without keys may serve (see listen-host.ts); false refuses one. @default true */
+  keylessAllowed?: boolean;
 }
 
 export interface TableReloader {
@@ -98,7 +100,9 @@ export function createTableReloader(options: TableReloaderOptions): TableReloade
     arm(table.files);
     const serving = options.current();
     if (table.version === serving.version) return true;
-    const problems = toReloadProblems(serving.table, table.table);
+    const problems = toReloadProblems(serving.table, table.table, {
+      keylessAllowed: options.keylessAllowed ?? true,
+    });
     if (problems.length > 0)
       return reject(
         `routing table ${options.path} refused:\n${problems.map((problem) => `  ${problem.path}: ${problem.message}`).join('\n')}`,

@@ -4,8 +4,9 @@ import type { ChatMessage } from '../shared/chat.js';
 import { REQUEST_LIMITS } from './request-limits.js';
 
 /**
- * The fields autotier reads and checks. Objects are loose: every other OpenAI field (tools,
- * tool_choice, response_format, stop, seed, temperature, top_p, n, logprobs, user...) passes through.
+ * The fields autotier reads and checks. Objects are loose: the other accepted fields (tools,
+ * tool_choice, response_format, stop, seed, ...) pass through; which top-level fields a client may send
+ * at all is body-fields.ts's allow-list, checked before this.
  */
 const contentPartSchema = z.looseObject({ type: z.string().min(1) });
 

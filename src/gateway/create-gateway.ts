@@ -51,6 +51,7 @@ import { shapeResponsesBody, toResponsesShape } from './responses-answer.js';
 import { parseResponsesRequest, type ResponsesRequest } from './responses-request.js';
 import { toChatBody } from './to-chat-body.js';
 import { shapeUpstreamBody } from './shape-body.js';
+import { checkBodyFields } from './body-fields.js';
 import type { CancelSignal } from '../shared/cancel-signal.js';
 import type { Span } from '../shared/tracing.js';
 
@@ -261,6 +262,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       const loaded = options.table();
       const key = authenticate(keyIndex(loaded), context.credentials);
       tracker.setKey(key?.name);
+      checkBodyFields(body, endpoint.kind, loaded.table.client_fields);
       const request = endpoint.parse(body);
       if (context.trace?.recording === true)
         context.trace.setAttributes(toRequestAttributes(endpoint.path, request));
@@ -400,6 +402,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   async function explain(body: unknown, context: RequestContext): Promise<Record<string, unknown>> {
     const loaded = options.table();
     const key = authenticate(keyIndex(loaded), context.credentials);
+    checkBodyFields(body, 'chat', loaded.table.client_fields);
     const request = parseBody(chatRequestSchema, body) as ChatRequest;
     if (key !== undefined) {
       await limiter.admitRequest(key);

@@ -3,8 +3,8 @@ import { REQUEST_LIMITS } from './request-limits.js';
 
 /**
  * POST /v1/embeddings as OpenAI documents it: `input` is a string, an array of strings, an array of
- * token ids or an array of token-id arrays. Other fields (vLLM's `truncate_prompt_tokens`, ...) pass
- * through to the deployment.
+ * token ids or an array of token-id arrays. vLLM's `normalize` passes through; which fields a client may
+ * send is body-fields.ts's allow-list (`truncate_prompt_tokens` is the operator's, in extra_body).
  */
 const INPUT_SHAPES = 'a string, an array of strings, an array of token ids or an array of token-id arrays';
 

@@ -130,7 +130,7 @@ function withoutReferences(input: unknown): unknown {
 }
 
 export interface NativeBodyInput {
-  /** The client's Responses body, unknown fields included. */
+  /** The client's Responses body, every accepted field included (body-fields.ts). */
   body: JsonObject;
   deployment: DeploymentConfig;
   tierConfig: TierConfig;

@@ -5,7 +5,7 @@ import { REQUEST_LIMITS } from './request-limits.js';
 
 /**
  * A `POST /v1/responses` body (https://platform.openai.com/docs/api-reference/responses/create): the
- * fields autotier reads, checked; every other field is kept (sent natively, or passed on to the chat
+ * fields autotier reads, checked; every other accepted field (body-fields.ts) is kept (sent natively, or passed on to the chat
  * body like unknown chat fields are). Items and parts are read leniently here and checked one by one
  * when translated (to-chat-body.ts), so an error names the exact item.
  */

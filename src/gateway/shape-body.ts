@@ -34,7 +34,7 @@ function withSystemPrefix(
 }
 
 export interface ShapeInput {
-  /** The client's body, unknown fields included. */
+  /** The client's body, every accepted field included (body-fields.ts). */
   body: JsonObject;
   deployment: DeploymentConfig;
   tierConfig: TierConfig;

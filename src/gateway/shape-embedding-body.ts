@@ -1,8 +1,8 @@
 import type { DeploymentConfig } from '../config/table-part-schemas.js';
 
 /**
- * The embeddings body sent to one deployment: the client's fields (unknown ones pass through, e.g.
- * vLLM's `truncate_prompt_tokens`), the deployment's and the group's `extra_body` over them (an operator
+ * The embeddings body sent to one deployment: the client's fields (those body-fields.ts accepts), the
+ * deployment's and the group's `extra_body` over them (an operator
  * may set `encoding_format: base64` to move a quarter of the bytes; the answer is converted back), and
  * the deployment's served model name.
  */

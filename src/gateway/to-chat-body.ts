@@ -240,8 +240,8 @@ function toReasoningEffort(request: ResponsesRequest): string | undefined {
 
 /**
  * The chat completion request a Responses request stands for: routed, limited and classified like
- * any chat request, and sent as is to deployments that do not serve /responses. Unknown fields pass
- * on; the Responses-only ones do not.
+ * any chat request, and sent as is to deployments that do not serve /responses. The other accepted
+ * fields (vLLM's sampling extras, body-fields.ts) pass on; the Responses-only ones do not.
  */
 export function toChatBody(request: ResponsesRequest): ChatRequest {
   const body: JsonObject = {};

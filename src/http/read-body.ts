@@ -6,6 +6,7 @@ import { RouterError, toRouterError } from '../shared/errors.js';
 import { yieldToEventLoop } from '../shared/yield-to-event-loop.js';
 import { checkJsonContentType, toBodyEncoding, type BodyEncoding } from './body-format.js';
 import { exceedsJsonDepth } from './json-depth.js';
+import { toWellFormedJson } from './lone-surrogates.js';
 
 export interface BodyLimits {
   /** Largest body in bytes, as sent and again after decompression. */
@@ -106,15 +107,34 @@ async function decompress(raw: Buffer, encoding: BodyEncoding, limitBytes: numbe
  */
 const DECODE_SLICE_BYTES = 256 * 1024;
 
-/** UTF-8 text of bytes[start..], decoded a slice per turn when it is large. */
+function notUtf8(): RouterError {
+  return new RouterError({
+    code: 'UNSUPPORTED_MEDIA_TYPE',
+    message:
+      'the body is not valid UTF-8 (after any content-encoding is undone): JSON bodies must be UTF-8, with no invalid, overlong or surrogate byte sequences',
+    param: 'body',
+  });
+}
+
+/**
+ * UTF-8 text of bytes[start..], decoded a slice per turn when it is large. Strict (WHATWG's fatal
+ * decoder): an invalid byte, an overlong form, an encoded surrogate (ED A0 80) or a truncated sequence
+ * is 415 naming `body`, never a U+FFFD sent upstream in its place.
+ */
 async function decodeUtf8(bytes: Buffer, start: number): Promise<string> {
-  if (bytes.length - start <= DECODE_SLICE_BYTES) return bytes.toString('utf8', start);
-  const decoder = new TextDecoder('utf-8');
+  // ignoreBOM: the reader has skipped one BOM already; a second is content, kept as U+FEFF
+  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
   const parts: string[] = [];
-  for (let from = start; from < bytes.length; from += DECODE_SLICE_BYTES) {
-    const end = Math.min(bytes.length, from + DECODE_SLICE_BYTES);
-    parts.push(decoder.decode(bytes.subarray(from, end), { stream: end < bytes.length }));
-    await yieldToEventLoop();
+  try {
+    if (bytes.length - start <= DECODE_SLICE_BYTES) return decoder.decode(bytes.subarray(start));
+    for (let from = start; from < bytes.length; from += DECODE_SLICE_BYTES) {
+      const end = Math.min(bytes.length, from + DECODE_SLICE_BYTES);
+      parts.push(decoder.decode(bytes.subarray(from, end), { stream: end < bytes.length }));
+      await yieldToEventLoop();
+    }
+  } catch (error) {
+    if (error instanceof TypeError) throw notUtf8();
+    throw error;
   }
   return parts.join('');
 }
@@ -134,13 +154,14 @@ async function parseJsonObject(bytes: Buffer, depthLimit: number): Promise<Recor
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
     throw invalidBody('the body must be a JSON object');
   if (bytes.length > DECODE_SLICE_BYTES) await yieldToEventLoop();
-  return parsed as Record<string, unknown>;
+  return toWellFormedJson(parsed as Record<string, unknown>, text);
 }
 
 /**
  * The one body reader: checks content-type and content-encoding before reading (415), reads up to the
  * limit (413), decompresses with the limit on the decompressed bytes (413; corrupt data is 400), then
- * checks the nesting depth and parses (400 naming `body`). Reading stops when `stop` (the request's
+ * checks the nesting depth (400 naming `body`), decodes strictly as UTF-8 (415 naming `body`), parses
+ * (400 naming `body`) and replaces lone-surrogate escapes with U+FFFD (lone-surrogates.ts). Reading stops when `stop` (the request's
  * signal) aborts, with its reason.
  */
 export async function readJsonBody(

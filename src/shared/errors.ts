@@ -30,7 +30,7 @@ export const ERROR_CATALOGUE = {
     status: 415,
     type: 'invalid_request_error',
     description:
-      'The body is not JSON, not UTF-8 or in an unsupported `content-encoding`; `param` names the header.',
+      'The body is not JSON, not UTF-8 or in an unsupported `content-encoding`; `param` names the header, or `body` for bytes that are not UTF-8.',
   },
   NOT_FOUND: {
     status: 404,
