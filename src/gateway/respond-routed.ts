@@ -8,6 +8,7 @@ import type { GatewayResponse, RequestContext } from './create-gateway.js';
 import type { RouteDecision } from './decide-route.js';
 import type { EndOfResponse, RequestTracker } from './request-tracker.js';
 import { toRouteHeaders } from './route-headers.js';
+import { toUnreportedPromptTokens } from './spend-bound.js';
 import { toSpentTokens } from './spent-tokens.js';
 import { toGeneratedChars, toSse, type SseFramer } from './to-sse.js';
 
@@ -53,8 +54,9 @@ export async function respondRouted(routed: RoutedRequest): Promise<GatewayRespo
   const { decision, context, tracker, clock } = routed;
   const finish = (end: EndOfResponse & { status: number }): void => {
     tracker.end(end);
-    void routed.admission?.finish(toSpentTokens(end, decision.promptTokens));
+    void routed.admission?.finish(toSpentTokens(end, toUnreportedPromptTokens(decision)));
   };
+  // no answer: nothing was generated, and the prompt is charged at autotier's count
   const unanswered = { promptTokens: decision.promptTokens, completionTokens: 0 };
   let result;
   try {

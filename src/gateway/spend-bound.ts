@@ -26,6 +26,15 @@ export function toSpendBound(decision: RouteDecision, sequences: number): SpendB
 }
 
 /**
+ * The prompt tokens charged for an answer that ended without usage (a client that closed its stream,
+ * a stream cut before its usage chunk): the count, or for a prompt with parts no count sees, its
+ * bound. The server did read those parts, so closing a stream early must not make a video free.
+ */
+export function toUnreportedPromptTokens(decision: RouteDecision): number {
+  return toSpendBound(decision, 0).promptTokens;
+}
+
+/**
  * Sequences a legacy completion makes the server generate, each up to max_tokens: `n` answers (or
  * `best_of`, when larger: the server generates that many and returns the best n) for every prompt.
  */

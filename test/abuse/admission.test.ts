@@ -20,6 +20,7 @@ const KEYS: Record<string, Record<string, unknown>> = {
   video: {},
   'video-roomy': { budget: { tokens: 100_000, period: 'day', timezone: 'UTC' } },
   'video-stream': { budget: { tokens: 100_000, period: 'day', timezone: 'UTC' } },
+  'video-cut': { budget: { tokens: 100_000, period: 'day', timezone: 'UTC' } },
   parts: { budget: { tokens: 1_000_000, period: 'day', timezone: 'UTC' } },
   'chat-n': {},
   tools: { budget: { tokens: 5_000, period: 'day', timezone: 'UTC' } },
@@ -102,6 +103,7 @@ describe('admission bounds what a request can spend', () => {
           contextWindow: WINDOW,
           responder: (request) => (isHeavy(request) ? { promptTokens: VIDEO_PROMPT_TOKENS } : undefined),
         },
+        { id: 'slow', models: ['slow-model'], contextWindow: WINDOW, latency: { tokensPerSecond: 20 } },
         { id: 'embed', models: ['embed-model'], embedding: { dimensions: 8 } },
       ],
       table: (urls) => {
@@ -109,6 +111,7 @@ describe('admission bounds what a request can spend', () => {
         return {
           deployments: [
             { id: 'gen', model: 'gen-model', base_url: urls['gen'] ?? '', context_window: WINDOW },
+            { id: 'slow', model: 'slow-model', base_url: urls['slow'] ?? '', context_window: WINDOW },
             {
               id: 'embed',
               kind: 'embedding' as const,
@@ -117,7 +120,7 @@ describe('admission bounds what a request can spend', () => {
               context_window: 8192,
             },
           ],
-          tiers: { SIMPLE: tier, MODERATE: tier, COMPLEX: tier, EXPERT: tier },
+          tiers: { SIMPLE: tier, MODERATE: tier, COMPLEX: tier, EXPERT: { ...tier, group: ['slow'] } },
           embeddings: { group: ['embed'], timeouts: TIMEOUTS },
           api_keys: Object.entries(KEYS).map(([name, limits]) => ({
             name,
@@ -211,6 +214,28 @@ describe('admission bounds what a request can spend', () => {
     const frames = toSseData(await response.text());
     expect(frames.at(-1)).toBe('[DONE]');
     await vi.waitFor(async () => expect(await spent('video-stream')).toBe(VIDEO_PROMPT_TOKENS + 50));
+  });
+
+  it('charges a video prompt at its bound when the client closes the stream before the usage chunk', async () => {
+    const aborter = new AbortController();
+    const response = await fetch(`${stack.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer sk-video-cut' },
+      body: JSON.stringify({ model: 'tier:EXPERT', messages: video(0), stream: true, max_tokens: 200 }),
+      signal: aborter.signal,
+    });
+    expect(response.status).toBe(200);
+    const reader = response.body?.getReader();
+    await reader?.read();
+    aborter.abort();
+    await reader?.cancel().catch(() => undefined);
+    // settled (the reservation of 32,768 released) at the bound, the window less max_tokens, plus
+    // the few tokens that were streamed
+    await vi.waitFor(async () => {
+      const total = await spent('video-cut');
+      expect(total).toBeLessThan(WINDOW);
+      expect(total).toBeGreaterThanOrEqual(WINDOW - 200);
+    });
   });
 
   it('reserves the window for every media part type it cannot count, and logs the usage state', async () => {
