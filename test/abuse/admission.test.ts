@@ -311,6 +311,23 @@ describe('admission bounds what a request can spend', () => {
     await vi.waitFor(async () => expect(await spent('responses-usage')).toBe(VIDEO_PROMPT_TOKENS + 20));
   });
 
+  it('refuses a Responses part type it cannot translate with 400 naming its path', async () => {
+    const before = requests();
+    const input = [
+      {
+        role: 'user',
+        content: [
+          { type: 'input_text', text: 'read this' },
+          { type: 'input_file', file_data: 'JVBERi0=' },
+        ],
+      },
+    ];
+    const answer = await post('/responses', { model: 'tier:SIMPLE', input }, 'responses');
+    expect(answer.status).toBe(400);
+    expect(answer.body.error?.param).toBe('input[0].content[1].type');
+    expect(requests()).toBe(before);
+  });
+
   it('refuses an embeddings request whose inputs exceed the budget, and settles on reported usage', async () => {
     const before = stack.sim('embed').stats().embeddingRequests;
     const many = Array.from(
