@@ -26,6 +26,7 @@ const KEYS: Record<string, Record<string, unknown>> = {
   tools: { budget: { tokens: 5_000, period: 'day', timezone: 'UTC' } },
   responses: {},
   'responses-usage': {},
+  'responses-native': {},
   embed: {},
   'embed-usage': {},
   crowd: {},
@@ -68,6 +69,10 @@ const isHeavy = (request: ResponderRequest): boolean => {
   return text.includes('video_url') || text.includes('HEAVY-CONTEXT');
 };
 
+/** The fleet's usage for a heavy prompt: the video's frames, or a context the test marks as heavy. */
+const heavyReport = (request: ResponderRequest) =>
+  isHeavy(request) ? { promptTokens: VIDEO_PROMPT_TOKENS } : undefined;
+
 const video = (index: number) => [
   {
     role: 'user',
@@ -101,9 +106,15 @@ describe('admission bounds what a request can spend', () => {
           id: 'gen',
           models: ['gen-model'],
           contextWindow: WINDOW,
-          responder: (request) => (isHeavy(request) ? { promptTokens: VIDEO_PROMPT_TOKENS } : undefined),
+          responder: heavyReport,
         },
-        { id: 'slow', models: ['slow-model'], contextWindow: WINDOW, latency: { tokensPerSecond: 20 } },
+        {
+          id: 'slow',
+          models: ['slow-model'],
+          contextWindow: WINDOW,
+          latency: { tokensPerSecond: 20 },
+          responder: heavyReport,
+        },
         { id: 'embed', models: ['embed-model'], embedding: { dimensions: 8 } },
       ],
       table: (urls) => {
@@ -111,7 +122,13 @@ describe('admission bounds what a request can spend', () => {
         return {
           deployments: [
             { id: 'gen', model: 'gen-model', base_url: urls['gen'] ?? '', context_window: WINDOW },
-            { id: 'slow', model: 'slow-model', base_url: urls['slow'] ?? '', context_window: WINDOW },
+            {
+              id: 'slow',
+              model: 'slow-model',
+              base_url: urls['slow'] ?? '',
+              context_window: WINDOW,
+              responses: true,
+            },
             {
               id: 'embed',
               kind: 'embedding' as const,
@@ -309,6 +326,27 @@ describe('admission bounds what a request can spend', () => {
     );
     expect(answer.status).toBe(200);
     await vi.waitFor(async () => expect(await spent('responses-usage')).toBe(VIDEO_PROMPT_TOKENS + 20));
+  });
+
+  it('settles a Responses request sent natively on the usage of its response', async () => {
+    for (const stream of [false, true]) {
+      const before = await spent('responses-native');
+      const response = await fetch(`${stack.url}/v1/responses`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: 'Bearer sk-responses-native' },
+        body: JSON.stringify({
+          model: 'tier:EXPERT',
+          input: 'HEAVY-CONTEXT notes',
+          max_output_tokens: 5,
+          stream,
+        }),
+      });
+      expect(response.status).toBe(200);
+      await response.text();
+      await vi.waitFor(async () =>
+        expect(await spent('responses-native')).toBe(before + VIDEO_PROMPT_TOKENS + 5),
+      );
+    }
   });
 
   it('refuses a Responses part type it cannot translate with 400 naming its path', async () => {
