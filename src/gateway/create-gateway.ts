@@ -44,7 +44,7 @@ import {
 import { toEmbeddingsDecision } from './embeddings-route.js';
 import { shapeEmbeddingBody } from './shape-embedding-body.js';
 import { toModelCards } from './model-cards.js';
-import { toCompletionSequences, toSpendBound } from './spend-bound.js';
+import { toClientCount, toCompletionSequences, toSpendBound } from './spend-bound.js';
 import type { ExecuteResult } from '../balance/balancer.js';
 import type { Usage } from '../upstream/chat-chunk.js';
 import { respondRouted, type AnswerShape } from './respond-routed.js';
@@ -338,7 +338,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       const responses = parseResponsesRequest(body);
       return { responses, chat: toChatBody(responses), stream: responses.stream };
     },
-    sequences: () => 1,
+    // a Responses body has no `n`; one sent anyway passes on to chat servers, which answer it
+    sequences: (request) => toClientCount(request.chat['n']),
     toPrompt: (request) => toPromptText(request.chat.messages),
     decide: (request, access) => decide(request.chat, access.context, access),
     toUpstream: (request, { decision, context }) => {

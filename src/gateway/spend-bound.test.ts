@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DeploymentConfig } from '../config/table-part-schemas.js';
 import type { RouteDecision } from './decide-route.js';
-import { toCompletionSequences, toSpendBound } from './spend-bound.js';
+import { toClientCount, toCompletionSequences, toSpendBound } from './spend-bound.js';
 
 const deployment = (contextWindow: number) => ({ context_window: contextWindow }) as DeploymentConfig;
 
@@ -33,5 +33,11 @@ describe('the most a request can spend', () => {
     expect(toCompletionSequences({ prompt: prompts, n: 16 })).toBe(800);
     expect(toCompletionSequences({ prompt: ['a', 'b'], n: 2, best_of: 5 })).toBe(10);
     expect(toCompletionSequences({ prompt: 'a', best_of: null, n: null })).toBe(1);
+  });
+
+  it('reads an unchecked count as a lax server would, else 1', () => {
+    expect([16, '16', ' 4 ', 2.5, 0, -3, 'many', null, undefined, Infinity].map(toClientCount)).toEqual([
+      16, 16, 4, 3, 1, 1, 1, 1, 1, 1,
+    ]);
   });
 });

@@ -46,3 +46,13 @@ export function toCompletionSequences(request: {
   const prompts = typeof request.prompt === 'string' ? 1 : request.prompt.length;
   return prompts * Math.max(request.n ?? 1, request.best_of ?? 1);
 }
+
+/**
+ * A count field the client sent unchecked (`n` in a Responses body, passed on to chat servers) as a
+ * server may read it: a positive number, or a numeric string (pydantic's lax mode reads "16" as 16);
+ * 1 otherwise.
+ */
+export function toClientCount(value: unknown): number {
+  const count = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+  return typeof count === 'number' && Number.isFinite(count) && count >= 1 ? Math.ceil(count) : 1;
+}

@@ -318,6 +318,13 @@ describe('admission bounds what a request can spend', () => {
       'responses',
     );
     expect(refused.status).toBe(429);
+    // `n` is no Responses field, but one sent passes on to a chat server, which answers it
+    const many = await post(
+      '/responses',
+      { model: 'tier:SIMPLE', input: 'hi', max_output_tokens: 2000, n: 16 },
+      'responses',
+    );
+    expect(many.status).toBe(429);
     expect(requests()).toBe(before);
     const answer = await post(
       '/responses',
