@@ -57,7 +57,7 @@ export interface TokenCounter {
    * Prompt tokens of several texts sent as separate prompts (a legacy completion's `prompt` array):
    * `tokens` is their sum, each text counted with the table's tokenizers while the running sum stays
    * within `stopAbove`; past it the rest are charged their UTF-8 bytes (a bound no byte-level BPE
-   * exceeds) with the margin, so the work stays that of one window. `largest` is the largest prompt
+   * exceeds) with the margin, so the work stays within about two windows. `largest` is the largest prompt
    * counted exactly (for the context-length check; prompts past the stop are left to the server's).
    */
   countTexts(
