@@ -61,6 +61,8 @@ export const completionRequestSchema = z
     stream_options: z.looseObject({ include_usage: z.boolean().optional() }).nullish(),
     max_tokens: z.number().int().positive().nullish(),
     n: z.number().int().min(1).max(16).nullish(),
+    /** Sequences generated per prompt, the best `n` returned (OpenAI allows up to 20). */
+    best_of: z.number().int().min(1).max(20).nullish(),
   })
   .refine((request) => !Array.isArray(request.prompt) || request.prompt.length <= REQUEST_LIMITS.prompts, {
     ...atMost(REQUEST_LIMITS.prompts, 'prompts'),

@@ -27,17 +27,21 @@ export interface CompletionRouteInput {
 export async function toCompletionDecision(input: CompletionRouteInput): Promise<RouteDecision> {
   const { table, request } = input;
   const tierConfig = table.autocomplete ?? table.tiers.SIMPLE;
-  const text = [
-    ...(Array.isArray(request.prompt) ? request.prompt : [request.prompt]),
-    request.suffix ?? '',
-  ].join('\n');
-  const count = await input.tokenCounter.countText(text, {
-    tokenizers: toTokenizerNames(toChatDeployments(table.deployments)),
-    safetyMargin: table.tokens.safety_margin,
-    stopAbove: toLargestWindow(table),
-    signal: input.signal,
-  });
-  const promptTokens = count.tokens;
+  const prompts = Array.isArray(request.prompt) ? request.prompt : [request.prompt];
+  // the server answers every prompt of the array on its own: each is counted with the suffix, and
+  // the request's prompt tokens are their sum
+  const suffix = request.suffix ?? '';
+  const counts = await input.tokenCounter.countTexts(
+    prompts.map((prompt) => (suffix === '' ? prompt : `${prompt}\n${suffix}`)),
+    {
+      tokenizers: toTokenizerNames(toChatDeployments(table.deployments)),
+      safetyMargin: table.tokens.safety_margin,
+      stopAbove: toLargestWindow(table),
+      signal: input.signal,
+    },
+  );
+  const count = counts.largest;
+  const promptTokens = counts.sum.tokens;
   const maxTokens = toMaxTokens(tierConfig, request.max_tokens ?? undefined);
   const { unavailable } = toAvailabilityState({ table, checker: input.checker, now: input.now });
   const byId = new Map(table.deployments.map((deployment) => [deployment.id, deployment]));
@@ -61,7 +65,7 @@ export async function toCompletionDecision(input: CompletionRouteInput): Promise
   if (plan.group.length === 0 && plan.fallback.length === 0) {
     throw new RouterError({
       code: 'CONTEXT_LENGTH_EXCEEDED',
-      message: `no autocomplete deployment is available for ${promptTokens} prompt tokens + max_tokens ${maxTokens}`,
+      message: `no autocomplete deployment is available for ${count.tokens} prompt tokens + max_tokens ${maxTokens}`,
       param: 'prompt',
     });
   }
@@ -77,7 +81,7 @@ export async function toCompletionDecision(input: CompletionRouteInput): Promise
   return toUnclassifiedDecision({
     cause: 'rule',
     promptTokens,
-    promptTokensEstimated: count.estimated,
+    promptTokensEstimated: counts.sum.estimated,
     plan,
     tierConfig,
     maxTokens,

@@ -44,6 +44,7 @@ import {
 import { toEmbeddingsDecision } from './embeddings-route.js';
 import { shapeEmbeddingBody } from './shape-embedding-body.js';
 import { toModelCards } from './model-cards.js';
+import { toClientCount, toCompletionSequences, toSpendBound } from './spend-bound.js';
 import type { ExecuteResult } from '../balance/balancer.js';
 import type { Usage } from '../upstream/chat-chunk.js';
 import { respondRouted, type AnswerShape } from './respond-routed.js';
@@ -136,9 +137,11 @@ interface Endpoint<T> {
   /** The upstream body for one deployment; default: shapeUpstreamBody (streamed completions). */
   toBody?(request: T, decision: RouteDecision): (deployment: DeploymentConfig) => string;
   /** A non-streamed JSON answer's client body (embeddings); see RoutedRequest.toAnswer. */
-  toAnswer?(request: T): (result: ExecuteResult) => { body: Record<string, unknown>; usage: Usage };
-  /** Completions the request asks for (`n`), each up to max_tokens. */
-  choices(request: T): number;
+  toAnswer?(
+    request: T,
+  ): (result: ExecuteResult) => { body: Record<string, unknown>; usage: Usage | undefined };
+  /** Sequences the servers generate for the request, each up to max_tokens (see toSpendBound). */
+  sequences(request: T): number;
   toPrompt(request: T): string;
   /** How a broken answer to this request is continued elsewhere; undefined when it cannot be. */
   toContinuationBody?(
@@ -211,16 +214,17 @@ export function createGateway(options: GatewayOptions): Gateway {
     });
   }
 
-  /** Books the classifier call, then reserves prompt + max_tokens x n on the key's limits. */
+  /** Books the classifier call, then reserves the most the request can spend on the key's limits. */
   async function admitDecision(
     key: ApiKeyConfig,
-    admitted: { decision: RouteDecision; stream: boolean; choices: number },
+    admitted: { decision: RouteDecision; stream: boolean; sequences: number },
   ): Promise<KeyAdmission> {
     const { decision } = admitted;
     await limiter.bookTokens(key, decision.classification?.llmTokens ?? 0);
+    const bound = toSpendBound(decision, admitted.sequences);
     return limiter.admitTokens(key, {
-      promptTokens: decision.promptTokens,
-      maxCompletionTokens: decision.maxTokens * admitted.choices,
+      promptTokens: bound.promptTokens,
+      maxCompletionTokens: bound.completionTokens,
       stream: admitted.stream,
       totalMs: decision.plan.timeouts.total_ms,
     });
@@ -273,7 +277,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       const admission =
         key === undefined
           ? undefined
-          : await admitDecision(key, { decision, stream, choices: endpoint.choices(request) });
+          : await admitDecision(key, { decision, stream, sequences: endpoint.sequences(request) });
       const upstream = endpoint.toUpstream?.(request, { decision, context });
       return await respondRouted({
         balancer: options.balancer,
@@ -323,7 +327,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     kind: 'chat',
     path: '/chat/completions',
     parse: (body) => parseBody(chatRequestSchema, body) as ChatRequest,
-    choices: (request) => request.n ?? 1,
+    sequences: (request) => request.n ?? 1,
     toPrompt: (request) => toPromptText(request.messages),
     toContinuationBody: (request, decision) =>
       toContinuationBodyMaker({ request, tierConfig: decision.tierConfig, maxTokens: decision.maxTokens }),
@@ -341,7 +345,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       const responses = parseResponsesRequest(body);
       return { responses, chat: toChatBody(responses), stream: responses.stream };
     },
-    choices: () => 1,
+    // a Responses body has no `n`; one sent anyway passes on to chat servers, which answer it
+    sequences: (request) => toClientCount(request.chat['n']),
     toPrompt: (request) => toPromptText(request.chat.messages),
     decide: (request, access) => decide(request.chat, access.context, access),
     toUpstream: (request, { decision, context }) => {
@@ -360,7 +365,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     kind: 'completions',
     path: '/completions',
     parse: (body) => parseBody(completionRequestSchema, body),
-    choices: (request) => request.n ?? 1,
+    sequences: toCompletionSequences,
     toPrompt: (request) => (Array.isArray(request.prompt) ? request.prompt.join('\n') : request.prompt),
     decide: (request, access) =>
       toCompletionDecision({
@@ -377,7 +382,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     kind: 'embeddings',
     path: '/embeddings',
     parse: (body) => parseBody(embeddingRequestSchema, body),
-    choices: () => 1,
+    sequences: () => 0,
     toPrompt: (request) => toInputParts(request.input).texts.join('\n'),
     toBody: (request, decision) => (deployment) =>
       shapeEmbeddingBody({ body: request, deployment, extraBody: decision.tierConfig.extra_body }),

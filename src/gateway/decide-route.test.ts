@@ -67,6 +67,7 @@ const tokenCounter: TokenCounter = {
     return Promise.resolve(count);
   },
   countText: () => Promise.reject(new Error('not used')),
+  countTexts: () => Promise.reject(new Error('not used')),
   prepare: () => Promise.resolve(),
   close: () => Promise.resolve(),
 };

@@ -35,6 +35,11 @@ export interface RouteDecision {
   promptTokens: number;
   /** Whether promptTokens is an estimate: the prompt was too short for any window to matter. */
   promptTokensEstimated: boolean;
+  /**
+   * Content parts promptTokens leaves out (video, audio, files: see countUncountedParts); admission
+   * then charges the prompt at the most the plan's windows allow. @default 0
+   */
+  uncountedParts?: number;
   plan: RoutePlan;
   tierConfig: TierConfig;
   maxTokens: number;
@@ -329,7 +334,7 @@ export async function decideRoute(input: DecideInput): Promise<RouteDecision> {
   const target = toTarget(input);
   if (target.kind === 'model') {
     const decision = decideModel(input, count);
-    if (decision !== undefined) return decision;
+    if (decision !== undefined) return Object.assign(decision, { uncountedParts: count.uncountedParts ?? 0 });
   }
   const classifyRequest = {
     messages: request.messages,
@@ -394,6 +399,7 @@ export async function decideRoute(input: DecideInput): Promise<RouteDecision> {
     classification,
     promptTokens,
     promptTokensEstimated: count.estimated,
+    uncountedParts: count.uncountedParts ?? 0,
     plan: planned.plan,
     tierConfig: planned.tierConfig,
     maxTokens: planned.maxTokens,

@@ -31,7 +31,7 @@ function toEncoded(embedding: unknown, format: 'float' | 'base64'): Vector | und
 export function toEmbeddingAnswer(
   result: ExecuteResult,
   request: { inputs: number; format: 'float' | 'base64' },
-): { body: Record<string, unknown>; usage: Usage } {
+): { body: Record<string, unknown>; usage: Usage | undefined } {
   const { id } = result.deployment;
   const chunk = result.head[0]?.chunk;
   const data = chunk?.['data'];
@@ -48,7 +48,9 @@ export function toEmbeddingAnswer(
       throw malformed(id, `has a wrong or repeated index ${String(index)}`);
     vectors[index] = vector;
   }
-  const usage = chunk?.usage ?? { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
+  // a server that reported no usage: the client sees zeros, the key is charged autotier's count
+  const reported = chunk?.usage ?? undefined;
+  const usage = reported ?? { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
   const model = typeof chunk?.model === 'string' ? chunk.model : result.deployment.model;
   return {
     body: {
@@ -57,6 +59,6 @@ export function toEmbeddingAnswer(
       model,
       usage: { prompt_tokens: usage.prompt_tokens, total_tokens: usage.total_tokens },
     },
-    usage,
+    usage: reported,
   };
 }

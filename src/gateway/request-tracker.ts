@@ -12,6 +12,7 @@ import type { Usage } from '../upstream/chat-chunk.js';
 import type { RouteDecision } from './decide-route.js';
 import { toOutcomeAttributes } from './request-span-attributes.js';
 import { toRuleLabel } from './route-headers.js';
+import { toReportedCount } from './spent-tokens.js';
 
 /** What the end of a response knows about tokens. */
 export interface EndOfResponse {
@@ -47,6 +48,18 @@ function toTokens(end: EndOfResponse): { completionTokens: number | undefined; t
     completionTokens: end.usage?.completion_tokens,
     tokenStatus: end.usage === undefined ? 'unknown' : 'confirmed',
   };
+}
+
+/** Prompt tokens as reported by the upstream (confirmed), else autotier's count (estimated). */
+function toPromptTokens(
+  end: EndOfResponse,
+  decision: RouteDecision | undefined,
+): { promptTokens: number | undefined; promptTokenStatus: TokenStatus } {
+  const reported = toReportedCount(end.usage?.prompt_tokens);
+  if (reported !== undefined) return { promptTokens: reported, promptTokenStatus: 'confirmed' };
+  return decision === undefined
+    ? { promptTokens: undefined, promptTokenStatus: 'unknown' }
+    : { promptTokens: decision.promptTokens, promptTokenStatus: 'estimated' };
 }
 
 /** Collects what a request went through and reports it once to the observer. */
@@ -107,7 +120,7 @@ export function createRequestTracker(options: {
         ttftMs: result === undefined ? undefined : result.firstTokenAt - options.startedAt,
         upstreamTtftMs: result?.ttftMs,
         durationMs: options.clock.now() - options.startedAt,
-        promptTokens: decision?.promptTokens,
+        ...toPromptTokens(end, decision),
         ...toTokens(end),
         endedAt: options.clock.now(),
         ...(prompt === undefined ? {} : { content: { prompt, completion: end.completionText ?? '' } }),

@@ -8,6 +8,8 @@ import type { GatewayResponse, RequestContext } from './create-gateway.js';
 import type { RouteDecision } from './decide-route.js';
 import type { EndOfResponse, RequestTracker } from './request-tracker.js';
 import { toRouteHeaders } from './route-headers.js';
+import { toUnreportedPromptTokens } from './spend-bound.js';
+import { toSpentTokens } from './spent-tokens.js';
 import { toGeneratedChars, toSse, type SseFramer } from './to-sse.js';
 
 /** How an answer that is neither a chat nor a legacy completion is written (the Responses API). */
@@ -44,7 +46,7 @@ export interface RoutedRequest {
    * A non-streamed answer that is not a completion (embeddings): the upstream answers with one JSON
    * body, and this builds the client's body and the usage to report from it.
    */
-  toAnswer?: (result: ExecuteResult) => { body: Record<string, unknown>; usage: Usage };
+  toAnswer?: (result: ExecuteResult) => { body: Record<string, unknown>; usage: Usage | undefined };
 }
 
 /** Runs the balancer for a decided route and shapes the client's answer: JSON, or SSE from the commit point. */
@@ -52,9 +54,10 @@ export async function respondRouted(routed: RoutedRequest): Promise<GatewayRespo
   const { decision, context, tracker, clock } = routed;
   const finish = (end: EndOfResponse & { status: number }): void => {
     tracker.end(end);
-    const tokens = end.usage?.completion_tokens ?? Math.ceil(end.generatedChars / 4);
-    void routed.admission?.finish(tokens);
+    void routed.admission?.finish(toSpentTokens(end, toUnreportedPromptTokens(decision)));
   };
+  // no answer: nothing was generated, and the prompt is charged at autotier's count
+  const unanswered = { promptTokens: decision.promptTokens, completionTokens: 0 };
   let result;
   try {
     result = await routed.balancer.execute({
@@ -72,7 +75,7 @@ export async function respondRouted(routed: RoutedRequest): Promise<GatewayRespo
       ...(routed.toContinuationBody === undefined ? {} : { toContinuationBody: routed.toContinuationBody }),
     });
   } catch (error) {
-    void routed.admission?.finish(0);
+    void routed.admission?.finish(unanswered);
     throw error;
   }
   tracker.setResult(result);
@@ -100,7 +103,7 @@ export async function respondRouted(routed: RoutedRequest): Promise<GatewayRespo
     try {
       answer = routed.toAnswer(result);
     } catch (error) {
-      void routed.admission?.finish(0);
+      void routed.admission?.finish(unanswered);
       throw error;
     }
     finish({

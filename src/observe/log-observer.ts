@@ -51,6 +51,7 @@ export function createLogObserver(logger: Logger): RequestObserver {
         ttft_ms: summary.ttftMs === undefined ? undefined : Math.round(summary.ttftMs),
         duration_ms: Math.round(summary.durationMs),
         prompt_tokens: summary.promptTokens,
+        prompt_token_status: summary.promptTokenStatus,
         completion_tokens: summary.completionTokens,
         token_status: summary.tokenStatus,
         ...(summary.content === undefined

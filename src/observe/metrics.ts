@@ -164,7 +164,10 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
       if (summary.ttftMs !== undefined) ttft.observe(labels, summary.ttftMs / 1000);
       duration.observe(labels, summary.durationMs / 1000);
       if (summary.promptTokens !== undefined)
-        tokens.inc({ tier, kind: 'prompt', status: 'estimated' }, summary.promptTokens);
+        tokens.inc(
+          { tier, kind: 'prompt', status: summary.promptTokenStatus ?? 'estimated' },
+          summary.promptTokens,
+        );
       if (summary.completionTokens !== undefined)
         tokens.inc({ tier, kind: 'completion', status: summary.tokenStatus }, summary.completionTokens);
     },

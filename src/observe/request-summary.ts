@@ -58,8 +58,12 @@ export interface RequestSummary {
   /** The answering deployment's own time to first token, from its call (not from the request's arrival). */
   upstreamTtftMs?: number | undefined;
   durationMs: number;
+  /** The upstream's reported prompt tokens, else autotier's count (see promptTokenStatus). */
   promptTokens: number | undefined;
+  /** `confirmed`: promptTokens is the upstream's usage; `estimated`: autotier's count. @default 'estimated' */
+  promptTokenStatus?: TokenStatus;
   completionTokens: number | undefined;
+  /** How completionTokens was known: the upstream's usage, or estimated from the generated text. */
   tokenStatus: TokenStatus;
   /** Epoch ms at the end. */
   endedAt: number;

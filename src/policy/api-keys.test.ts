@@ -3,7 +3,7 @@ import { apiKeySchema, type ApiKeyConfig } from '../config/table-part-schemas.js
 import { createManualClock } from '../shared/clock.js';
 import { RouterError } from '../shared/errors.js';
 import { createMemoryStateStore } from '../state/create-memory-state-store.js';
-import { authenticate, createKeyLimiter, hashKey, toKeyIndex } from './api-keys.js';
+import { authenticate, createKeyLimiter, hashKey, toKeyIndex, type KeyAdmission } from './api-keys.js';
 
 const key = (fields: Partial<ApiKeyConfig> & { secret: string }): ApiKeyConfig => {
   const { secret, ...rest } = fields;
@@ -69,7 +69,7 @@ describe('per-key limits', () => {
       stream: false,
       totalMs: 1000,
     });
-    await admission.finish(300);
+    await admission.finish({ promptTokens: 600, completionTokens: 300 });
     expect(
       (
         await rejection(
@@ -94,7 +94,7 @@ describe('per-key limits', () => {
         stream: false,
         totalMs: 1000,
       })
-    ).finish(40);
+    ).finish({ promptTokens: 60, completionTokens: 40 });
     const error = await rejection(
       limiter.admitTokens(budgeted, {
         promptTokens: 1,
@@ -131,7 +131,7 @@ describe('per-key limits', () => {
       stream: false,
       totalMs: 1000,
     });
-    await first.finish(1);
+    await first.finish({ promptTokens: 1, completionTokens: 1 });
     await limiter.admitTokens(streamer, {
       promptTokens: 1,
       maxCompletionTokens: 0,
@@ -150,9 +150,10 @@ describe('per-key limits', () => {
     const admitted = outcomes.filter((outcome) => outcome.status === 'fulfilled');
     expect(admitted).toHaveLength(1);
     // the answer used 200 of its 1000: 800 go back, so 1,700 of 2,000 are free again
-    await (admitted[0] as PromiseFulfilledResult<{ finish(tokens: number): Promise<void> }>).value.finish(
-      200,
-    );
+    await (admitted[0] as PromiseFulfilledResult<KeyAdmission>).value.finish({
+      promptTokens: 100,
+      completionTokens: 200,
+    });
     await limiter.admitTokens(budgeted, { ...reservation, maxCompletionTokens: 1600 });
     await rejection(
       limiter.admitTokens(budgeted, { ...reservation, promptTokens: 1, maxCompletionTokens: 1 }),
@@ -169,8 +170,8 @@ describe('per-key limits', () => {
       totalMs: 1000,
     });
     clock.advance(30_000);
-    await admission.finish(100);
-    await admission.finish(0);
+    await admission.finish({ promptTokens: 100, completionTokens: 100 });
+    await admission.finish({ promptTokens: 100, completionTokens: 0 });
     // 200 are booked 30 s ago: 800 fit now, and all 1000 once that bucket has left the window
     await (
       await limiter.admitTokens(limited, {
@@ -179,7 +180,7 @@ describe('per-key limits', () => {
         stream: false,
         totalMs: 1,
       })
-    ).finish(0);
+    ).finish({ promptTokens: 800, completionTokens: 0 });
     await rejection(
       limiter.admitTokens(limited, { promptTokens: 1, maxCompletionTokens: 0, stream: false, totalMs: 1 }),
     );
@@ -200,5 +201,50 @@ describe('per-key limits', () => {
     await limiter.checkTokens(budgeted);
     await limiter.bookTokens(budgeted, 150);
     await rejection(limiter.checkTokens(budgeted));
+  });
+
+  it('books what the upstream reported past the reservation, so the next request sees it', async () => {
+    const { limiter } = setup();
+    const budgeted = key({ secret: 's', budget: { tokens: 20_000, period: 'day', timezone: 'UTC' } });
+    const reservation = { promptTokens: 10, maxCompletionTokens: 100, stream: false, totalMs: 1 };
+    // a video part the count did not see: the server reports 15,000 prompt tokens
+    await (
+      await limiter.admitTokens(budgeted, reservation)
+    ).finish({ promptTokens: 15_000, completionTokens: 50 });
+    const refused = await rejection(
+      limiter.admitTokens(budgeted, { ...reservation, maxCompletionTokens: 5000 }),
+    );
+    expect(refused).toMatchObject({ code: 'INSUFFICIENT_QUOTA', status: 429 });
+    expect(refused.message).toContain('has 4950 of its 20000 tokens per day left');
+    expect(refused.message).toContain('up to 5010 tokens (10 prompt + 5000 completion');
+    await limiter.admitTokens(budgeted, { ...reservation, maxCompletionTokens: 4940 });
+  });
+
+  it('names tokens per minute when a reservation is larger than what is left of it', async () => {
+    const { limiter } = setup();
+    const limited = key({ secret: 's', tpm: 5000 });
+    const refused = await rejection(
+      limiter.admitTokens(limited, {
+        promptTokens: 10,
+        maxCompletionTokens: 8000,
+        stream: false,
+        totalMs: 1,
+      }),
+    );
+    expect(refused).toMatchObject({ code: 'TPM_EXCEEDED', status: 429 });
+    expect(refused.message).toContain('5000 tokens per minute and has 5000 left');
+  });
+
+  it('books nothing for counts that are not finite non-negative numbers', async () => {
+    const { limiter } = setup();
+    const budgeted = key({ secret: 's', budget: { tokens: 100, period: 'day', timezone: 'UTC' } });
+    const reservation = { promptTokens: 50, maxCompletionTokens: 50, stream: false, totalMs: 1 };
+    await (
+      await limiter.admitTokens(budgeted, reservation)
+    ).finish({
+      promptTokens: Number.NaN,
+      completionTokens: -5,
+    });
+    await limiter.admitTokens(budgeted, { ...reservation, promptTokens: 50, maxCompletionTokens: 50 });
   });
 });

@@ -36,18 +36,28 @@ export function authenticate(
   return key;
 }
 
-export interface KeyAdmission {
-  /**
-   * Call once when the request ends: frees the stream slot and settles the reservation with the
-   * completion tokens really generated (unused reserved tokens go back to TPM and the budget).
-   */
-  finish(completionTokens: number): Promise<void>;
+/** What a request really spent, as settled when it ends. */
+export interface SpentTokens {
+  /** The upstream's reported prompt tokens, else autotier's count. */
+  promptTokens: number;
+  /** The upstream's reported completion tokens, else an estimate from the generated text. */
+  completionTokens: number;
 }
 
-/** What a request reserves on its key's token limits before it is sent upstream. */
+export interface KeyAdmission {
+  /**
+   * Call once when the request ends: frees the stream slot and settles the reservation on what was
+   * spent. Reserved tokens not spent go back to TPM and the budget; tokens spent past the reservation
+   * (a server that reports more than autotier counted) are booked on top, so the next request sees them.
+   */
+  finish(spent: SpentTokens): Promise<void>;
+}
+
+/** What a request reserves on its key's token limits before it is sent upstream: the most it can spend. */
 export interface TokenReservation {
+  /** Every prompt's tokens, or the window's bound for a prompt with parts no count sees. */
   promptTokens: number;
-  /** The request's effective max_tokens (after the tier's cap) times its `n`. */
+  /** The request's effective max_tokens (after the tier's cap) times every sequence it asks for. */
   maxCompletionTokens: number;
   stream: boolean;
   /** The tier's total_ms: a stream slot is freed after this even if its release is lost. */
@@ -55,6 +65,9 @@ export interface TokenReservation {
 }
 
 const MINUTE_MS = 60_000;
+
+/** A token count as booked: a finite count at or above 0, else 0. */
+const toCount = (tokens: number): number => (Number.isFinite(tokens) && tokens > 0 ? Math.ceil(tokens) : 0);
 const BUDGET_TTL_MS = { day: 26 * 3_600_000, month: 32 * 86_400_000 } as const;
 
 function toLimitError(what: string, decision: Pick<WindowDecision, 'retryAfterMs'>): RouterError {
@@ -63,6 +76,16 @@ function toLimitError(what: string, decision: Pick<WindowDecision, 'retryAfterMs
     message: `rate limit reached: ${what}`,
     retryAfterSeconds: Math.max(1, Math.ceil(decision.retryAfterMs / 1000)),
   });
+}
+
+/** What a refused reservation asked for, in the refusal's words. */
+function toAskedText(asked: { tokens: number; reservation: TokenReservation | undefined }): string {
+  const { reservation } = asked;
+  if (reservation === undefined) return '';
+  return (
+    `this request may spend up to ${asked.tokens} tokens (${reservation.promptTokens} prompt + ` +
+    `${reservation.maxCompletionTokens} completion: max_tokens for every prompt and choice); `
+  );
 }
 
 export interface KeyLimiter {
@@ -115,9 +138,17 @@ export function createKeyLimiter(options: { store: StateStore; clock: Clock }): 
       });
   }
 
-  /** Reserves `tokens` on TPM and then the budget; a refusal returns what was already taken. */
-  async function reserve(key: ApiKeyConfig, tokens: number): Promise<{ at: number; period?: string }> {
+  /**
+   * Reserves `tokens` on TPM and then the budget; a refusal (TPM_EXCEEDED, INSUFFICIENT_QUOTA) names
+   * the limit, what is left of it and what the request may spend, and returns what was already taken.
+   */
+  async function reserve(
+    key: ApiKeyConfig,
+    asked: { tokens: number; reservation?: TokenReservation },
+  ): Promise<{ at: number; period?: string }> {
+    const { tokens } = asked;
     const at = clock.now();
+    const askedText = toAskedText({ tokens, reservation: asked.reservation });
     if (key.tpm !== undefined) {
       const decision = await store.consumeWindow({
         key: `key:${key.name}:tpm`,
@@ -126,7 +157,14 @@ export function createKeyLimiter(options: { store: StateStore; clock: Clock }): 
         windowMs: MINUTE_MS,
         enforce: true,
       });
-      if (!decision.allowed) throw toLimitError(`${key.tpm} tokens per minute for key ${key.name}`, decision);
+      if (!decision.allowed)
+        throw new RouterError({
+          code: 'TPM_EXCEEDED',
+          message:
+            `rate limit reached: ${askedText}key ${key.name} allows ${key.tpm} tokens per minute and ` +
+            `has ${Math.max(0, key.tpm - decision.total)} left in this minute`,
+          retryAfterSeconds: Math.max(1, Math.ceil(decision.retryAfterMs / 1000)),
+        });
     }
     if (key.budget === undefined) return { at };
     const { budget } = key;
@@ -141,12 +179,17 @@ export function createKeyLimiter(options: { store: StateStore; clock: Clock }): 
     });
     if (decision.allowed) return { at, period };
     if (key.tpm !== undefined) await book({ ...key, budget: undefined }, { tokens: -tokens, at, period });
-    throw toLimitError(`token budget of ${budget.tokens} per ${budget.period} for key ${key.name}`, {
-      retryAfterMs: periods.msUntilNextPeriod({
-        timezone: budget.timezone,
-        kind: budget.period,
-        now: clock.now(),
-      }),
+    const retryAfterMs = periods.msUntilNextPeriod({
+      timezone: budget.timezone,
+      kind: budget.period,
+      now: clock.now(),
+    });
+    throw new RouterError({
+      code: 'INSUFFICIENT_QUOTA',
+      message:
+        `token budget reached: ${askedText}key ${key.name} has ${Math.max(0, budget.tokens - decision.total)} ` +
+        `of its ${budget.tokens} tokens per ${budget.period} left`,
+      retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)),
     });
   }
 
@@ -164,7 +207,7 @@ export function createKeyLimiter(options: { store: StateStore; clock: Clock }): 
         throw toLimitError(`${key.rpm} requests per minute for key ${key.name}`, decision);
     },
     async checkTokens(key) {
-      await reserve(key, 0);
+      await reserve(key, { tokens: 0 });
     },
     async bookTokens(key, tokens) {
       if (tokens <= 0) return;
@@ -176,7 +219,7 @@ export function createKeyLimiter(options: { store: StateStore; clock: Clock }): 
     },
     async admitTokens(key, reservation) {
       const reserved = reservation.promptTokens + reservation.maxCompletionTokens;
-      const held = await reserve(key, reserved);
+      const held = await reserve(key, { tokens: reserved, reservation });
       const slot = `key:${key.name}:streams`;
       const holdsSlot = reservation.stream && key.max_streams !== undefined;
       if (
@@ -190,12 +233,12 @@ export function createKeyLimiter(options: { store: StateStore; clock: Clock }): 
       }
       let finished = false;
       return {
-        async finish(completionTokens) {
+        async finish(spent) {
           if (finished) return;
           finished = true;
           if (holdsSlot) await store.releaseSlot(slot);
-          const unused = reservation.maxCompletionTokens - Math.max(0, completionTokens);
-          await book(key, { tokens: -unused, at: held.at, period: held.period });
+          const used = toCount(spent.promptTokens) + toCount(spent.completionTokens);
+          await book(key, { tokens: used - reserved, at: held.at, period: held.period });
         },
       };
     },

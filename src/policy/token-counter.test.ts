@@ -42,6 +42,39 @@ describe('the token counter', () => {
     );
   });
 
+  it('sums separate prompts, charging their UTF-8 bytes once the exact sum passes stopAbove', async () => {
+    const options = { tokenizers: ['o200k_base' as const], safetyMargin: 0 };
+    const encoder = new Tiktoken(o200kBase);
+    const short = 'print(1)';
+    const long = 'The quick brown fox jumps over the lazy dog. '.repeat(20);
+    const exact = await counter.countTexts([short, long], options);
+    expect(exact.sum.tokens).toBe(encoder.encode(short).length + encoder.encode(long).length);
+    expect(exact.largest.tokens).toBe(encoder.encode(long).length);
+    const stopped = await counter.countTexts([long, long, short], { ...options, stopAbove: 10 });
+    // the first prompt passes stopAbove: the other two are charged their UTF-8 bytes
+    const bytes = Buffer.byteLength(long) + Buffer.byteLength(short);
+    expect(stopped.sum.tokens).toBe(encoder.encode(long).length + bytes);
+  });
+
+  it('reports the content parts it cannot count: video, audio, files, unknown types', async () => {
+    const options = { tokenizers: ['o200k_base' as const], safetyMargin: 0 };
+    const messages = [
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'compare these' },
+          { type: 'image_url', image_url: { url: 'data:image/png;base64,AA==' } },
+          { type: 'video_url', video_url: { url: 'https://example.com/a.mp4' } },
+          { type: 'input_audio', input_audio: { data: 'AA==', format: 'wav' } },
+          { type: 'text', text: { not: 'a string' } },
+          { type: 'anything-else' },
+        ],
+      },
+    ];
+    expect((await counter.countChat({ messages }, options)).uncountedParts).toBe(4);
+    expect((await counter.countChat({ messages: user('hi') }, options)).uncountedParts).toBeUndefined();
+  });
+
   it('estimates a prompt whose byte count cannot reach the threshold, and counts one that can', async () => {
     const english = 'Summarize the quarterly report and list the three biggest risks. '.repeat(40);
     const options = { tokenizers: ['qwen3' as const], safetyMargin: 0 };

@@ -1,5 +1,5 @@
 import type { CancelSignal } from '../shared/cancel-signal.js';
-import { countImageParts } from '../shared/chat.js';
+import { countImageParts, countUncountedParts } from '../shared/chat.js';
 import { createCountCache } from './count-cache.js';
 import { toTemplateParts, type ChatToCount } from './tokenizers/chat-template.js';
 import { createCountPool, type CountPool } from './tokenizers/count-pool.js';
@@ -22,6 +22,11 @@ export interface PromptCount {
   tokens: number;
   /** True when nothing near a window made an exact count worth it: an estimate from the characters. */
   estimated: boolean;
+  /**
+   * Content parts the count leaves out because no text count can see their tokens (video, audio,
+   * files: see countUncountedParts). @default 0
+   */
+  uncountedParts?: number;
 }
 
 export interface CountRequestOptions {
@@ -48,6 +53,17 @@ export interface TokenCounter {
   countChat(request: ChatToCount, options: CountRequestOptions): Promise<PromptCount>;
   /** Prompt tokens of a plain text (a legacy completion prompt). */
   countText(text: string, options: CountRequestOptions): Promise<PromptCount>;
+  /**
+   * Prompt tokens of several texts sent as separate prompts (a legacy completion's `prompt` array):
+   * `tokens` is their sum, each text counted with the table's tokenizers while the running sum stays
+   * within `stopAbove`; past it the rest are charged their UTF-8 bytes (a bound no byte-level BPE
+   * exceeds) with the margin, so the work stays within about two windows. `largest` is the largest prompt
+   * counted exactly (for the context-length check; prompts past the stop are left to the server's).
+   */
+  countTexts(
+    texts: readonly string[],
+    options: CountRequestOptions,
+  ): Promise<{ sum: PromptCount; largest: PromptCount }>;
   /**
    * Loads tokenizers now (Qwen's vocabulary takes about a second), not on a client's request. With
    * `threads`, the counting threads then load them too, in the background (resolves before they do),
@@ -193,12 +209,39 @@ export function createTokenCounter(options: TokenCounterOptions = {}): TokenCoun
   }
 
   return {
-    countChat(request, options) {
+    async countChat(request, options) {
       let images = 0;
-      for (const message of request.messages) images += countImageParts(message.content);
-      return count(toTemplateParts(request), images * (options.imageTokens ?? 0), options);
+      let uncounted = 0;
+      for (const message of request.messages) {
+        images += countImageParts(message.content);
+        uncounted += countUncountedParts(message.content);
+      }
+      const counted = await count(toTemplateParts(request), images * (options.imageTokens ?? 0), options);
+      return uncounted === 0 ? counted : Object.assign(counted, { uncountedParts: uncounted });
     },
     countText: (text, options) => count([text], 0, options),
+    async countTexts(texts, options) {
+      const stopAbove = options.stopAbove ?? Infinity;
+      const byTokenizer = new Map<TokenizerName, number>();
+      let largest: PromptCount | undefined;
+      let exact = 0;
+      let estimated = false;
+      for (const text of texts) {
+        if (exact > stopAbove) {
+          const bound = Math.ceil(toByteBound([text]) * (1 + options.safetyMargin));
+          for (const name of options.tokenizers) byTokenizer.set(name, (byTokenizer.get(name) ?? 0) + bound);
+          continue;
+        }
+        const one = await count([text], 0, options);
+        for (const [name, tokens] of one.byTokenizer)
+          byTokenizer.set(name, (byTokenizer.get(name) ?? 0) + tokens);
+        exact += one.tokens;
+        estimated ||= one.estimated;
+        if (largest === undefined || one.tokens > largest.tokens) largest = one;
+      }
+      const sum = { byTokenizer, tokens: Math.max(0, ...byTokenizer.values()), estimated };
+      return { sum, largest: largest ?? sum };
+    },
     async prepare(tokenizers, prepareOptions) {
       await Promise.all(tokenizers.map(counterOf));
       if (prepareOptions?.threads === true)

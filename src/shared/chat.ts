@@ -36,3 +36,23 @@ export function countImageParts(content: ChatMessage['content']): number {
   for (const part of content) if (part.type === 'image_url' || part.type === 'input_image') images += 1;
   return images;
 }
+
+/**
+ * Parts of one message's content whose tokens no text count sees: every part that is neither a text
+ * part with a string `text` nor an image (video_url, input_audio, audio_url, image_embeds, file,
+ * refusal, and any type a server may add). A multimodal server turns such a part into as many tokens
+ * as its processor makes (a video's frames run to tens of thousands), so admission charges a prompt
+ * holding one at the most its deployments' windows allow.
+ */
+export function countUncountedParts(content: ChatMessage['content']): number {
+  if (!Array.isArray(content)) return 0;
+  let uncounted = 0;
+  for (const part of content) {
+    const counted =
+      (part.type === 'text' && typeof part['text'] === 'string') ||
+      part.type === 'image_url' ||
+      part.type === 'input_image';
+    if (!counted) uncounted += 1;
+  }
+  return uncounted;
+}

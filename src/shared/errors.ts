@@ -66,7 +66,19 @@ export const ERROR_CATALOGUE = {
   RATE_LIMITED: {
     status: 429,
     type: 'rate_limit_error',
-    description: 'A key limit (RPM, TPM, budget, concurrent streams) was reached; see Retry-After.',
+    description: "A key's requests per minute or concurrent streams are at their limit; see Retry-After.",
+  },
+  TPM_EXCEEDED: {
+    status: 429,
+    type: 'rate_limit_error',
+    description:
+      "The most this request may spend (every prompt, plus max_tokens for every choice) does not fit what is left of its key's tokens per minute; the message says both. See Retry-After.",
+  },
+  INSUFFICIENT_QUOTA: {
+    status: 429,
+    type: 'insufficient_quota',
+    description:
+      "The most this request may spend does not fit what is left of its key's daily or monthly token budget (OpenAI's code for an exhausted quota); Retry-After is the next period.",
   },
   UPSTREAM_RATE_LIMITED: { status: 429, type: 'rate_limit_error', description: 'A deployment answered 429.' },
   UPSTREAM_BAD_REQUEST: {

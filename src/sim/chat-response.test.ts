@@ -207,6 +207,21 @@ describe('other endpoints', () => {
     expect(body.usage.completion_tokens).toBe(5);
   });
 
+  it('answers every prompt of a legacy prompt array n times, with their tokens in the usage', async () => {
+    const response = await postJson(`${backend.baseUrl}/completions`, {
+      model: 'model-b',
+      prompt: ['abcd', 'abcdefgh', 'abcdefghijkl'],
+      n: 2,
+      max_tokens: 4,
+    });
+    const body = (await response.json()) as {
+      choices: { index: number }[];
+      usage: { prompt_tokens: number; completion_tokens: number };
+    };
+    expect(body.choices.map((choice) => choice.index)).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(body.usage).toMatchObject({ prompt_tokens: 1 + 2 + 3, completion_tokens: 6 * 4 });
+  });
+
   it('streams legacy completions as text chunks ending with [DONE]', async () => {
     const response = await postJson(`${backend.baseUrl}/completions`, {
       model: 'model-b',

@@ -9,6 +9,8 @@ export interface CompletionRequestView {
   model: string;
   /** `prompt` as a string; the first entry when it is an array of strings. */
   prompt: string;
+  /** Every prompt: vLLM answers each one `n` times (choice index = prompt index x n + i). */
+  prompts: string[];
   suffix: string | undefined;
   stream: boolean;
   includeUsage: boolean;
@@ -22,6 +24,7 @@ export function toCompletionRequestView(body: Record<string, unknown>): Completi
   return {
     model: typeof body['model'] === 'string' ? body['model'] : '',
     prompt: typeof prompt === 'string' ? prompt : Array.isArray(prompt) ? String(prompt[0] ?? '') : '',
+    prompts: typeof prompt === 'string' ? [prompt] : Array.isArray(prompt) ? prompt.map(String) : [''],
     suffix: typeof body['suffix'] === 'string' ? body['suffix'] : undefined,
     stream: body['stream'] === true,
     includeUsage: isRecord(streamOptions) && streamOptions['include_usage'] === true,
@@ -31,18 +34,21 @@ export function toCompletionRequestView(body: Record<string, unknown>): Completi
 }
 
 /**
- * Text of a completion: the default answer words, or the responder's content, cut at max_tokens.
+ * Text of a completion, `n` choices for each prompt (as vLLM answers a prompt array): the default
+ * answer words, or the responder's content, cut at max_tokens.
  * With a `suffix` the last token becomes the marker ` [suffix:<length>]` so tests see it was passed on.
  */
 export function toCompletionPlan(view: CompletionRequestView, context: PlanContext): ChatPlan {
-  const seed = hashText(view.prompt);
   const choices: ChoicePlan[] = [];
-  for (let index = 0; index < view.n; index += 1) {
-    const tokens = toCompletionTokens(view, context, seed + index * 31);
-    const limited = view.maxTokens !== undefined && tokens.length >= view.maxTokens;
-    const content = withSuffixMarker(limited ? tokens.slice(0, view.maxTokens) : tokens, view.suffix);
-    const finishReason = context.reply?.finishReason ?? (limited ? 'length' : 'stop');
-    choices.push({ reasoning: [], content, toolCalls: [], finishReason });
+  for (const prompt of view.prompts) {
+    const seed = hashText(prompt);
+    for (let index = 0; index < view.n; index += 1) {
+      const tokens = toCompletionTokens(view, context, seed + index * 31);
+      const limited = view.maxTokens !== undefined && tokens.length >= view.maxTokens;
+      const content = withSuffixMarker(limited ? tokens.slice(0, view.maxTokens) : tokens, view.suffix);
+      const finishReason = context.reply?.finishReason ?? (limited ? 'length' : 'stop');
+      choices.push({ reasoning: [], content, toolCalls: [], finishReason });
+    }
   }
   return { choices, completionTokens: choices.reduce((sum, choice) => sum + choice.content.length, 0) };
 }

@@ -65,7 +65,7 @@ export const COMPLETION_ENDPOINT: GenerationEndpoint = {
       stream: view.stream,
       includeUsage: view.includeUsage,
       maxTokens: view.maxTokens,
-      promptTokens: estimateTextTokens(view.prompt),
+      promptTokens: view.prompts.reduce((sum, prompt) => sum + estimateTextTokens(prompt), 0),
       topLogprobs: undefined,
       continues: false,
       problem: undefined,

@@ -38,7 +38,7 @@ export async function sendCompletion(
     id: backend.nextId(job.endpoint.idPrefix),
     created: Math.floor(backend.clock.now() / 1000),
     model: job.model,
-    promptTokens: prepared.promptTokens,
+    promptTokens: job.reply?.promptTokens ?? prepared.promptTokens,
     includeUsage: prepared.includeUsage,
     topLogprobs: prepared.topLogprobs,
   };

@@ -23,6 +23,11 @@ export interface ResponderReply {
   status?: number;
   errorMessage?: string;
   finishReason?: string;
+  /**
+   * Prompt tokens the usage reports instead of the simulator's estimate, as a multimodal server
+   * reports a video or audio part's tokens that no text estimate sees.
+   */
+  promptTokens?: number;
 }
 
 export interface ResponderRequest {

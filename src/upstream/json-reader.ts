@@ -15,9 +15,13 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 const toCount = (value: unknown): number =>
   typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : 0;
 
-/** The answer's usage with every count a number (an embeddings answer has no completion tokens). */
-function toUsage(value: unknown): Usage {
-  const usage = isObject(value) ? value : {};
+/**
+ * The answer's usage with every count a number (an embeddings answer has no completion tokens);
+ * null when the answer reported none, so the key is charged autotier's count rather than 0.
+ */
+function toUsage(value: unknown): Usage | undefined {
+  if (!isObject(value)) return undefined;
+  const usage = value;
   const prompt = toCount(usage['prompt_tokens']);
   const completion = toCount(usage['completion_tokens']);
   const total =
@@ -79,7 +83,7 @@ export function createJsonReader(options: {
       }
       outcome = 'done';
       options.watchdog.onChunk(true);
-      const chunk: ChatChunk = Object.assign(parsed, { usage: toUsage(parsed['usage']) });
+      const chunk: ChatChunk = Object.assign(parsed, { usage: toUsage(parsed['usage']) ?? null });
       return { events: [{ data: '', chunk, firstContent: true }] };
     },
     done: () => outcome === 'done',

@@ -241,7 +241,7 @@ describe('POST /v1/embeddings through the HTTP API', () => {
     expect((await postEmbeddings(stack, forty, 'sk-small-budget')).status).toBe(200);
     const over = await postEmbeddings(stack, forty, 'sk-small-budget');
     expect(over.status).toBe(429);
-    expect(((await over.json()) as ErrorBody).error.code).toBe('rate_limited');
+    expect(((await over.json()) as ErrorBody).error.code).toBe('tpm_exceeded');
   });
 
   it('counts embeddings requests in the metrics with their endpoint and tier', async () => {
