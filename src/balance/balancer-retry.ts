@@ -60,6 +60,7 @@ async function toRetryInPlace(
     random: parts.random,
     now,
     deadlineAt: run.deadlineAt,
+    contentFailedElsewhere: (run.held ?? []).some((held) => held.candidate.deployment.id !== candidate.deployment.id),
   });
 }
 
