@@ -13,6 +13,7 @@ import {
   type KeyAdmission,
   type KeyIndex,
 } from '../policy/api-keys.js';
+import { acquireRequestSlot, withKeyLimits } from '../policy/key-concurrency.js';
 import { toOverridesDisabledBy } from '../policy/client-overrides.js';
 import { createAvailabilityChecker } from '../policy/availability.js';
 import { toSessionKey } from '../policy/session-key.js';
@@ -157,7 +158,8 @@ export function createGateway(options: GatewayOptions): Gateway {
   const keyIndex = (loaded: LoadedTable): KeyIndex => {
     let index = keyIndexes.get(loaded);
     if (index === undefined) {
-      index = toKeyIndex(loaded.table.api_keys);
+      // each key carries the table's concurrency caps where it sets none of its own
+      index = toKeyIndex(loaded.table.api_keys.map((key) => withKeyLimits(key, loaded.table.key_limits)));
       keyIndexes.set(loaded, index);
     }
     return index;
@@ -204,6 +206,27 @@ export function createGateway(options: GatewayOptions): Gateway {
       signal: context.signal,
       ...(context.trace === undefined ? {} : { span: context.trace }),
     });
+  }
+
+  /**
+   * Takes one of the key's concurrent-request slots, then admits its tokens (admitDecision); `finish`
+   * frees both.
+   */
+  async function admitKey(
+    key: ApiKeyConfig,
+    admitted: { decision: RouteDecision; stream: boolean; choices: number },
+  ): Promise<KeyAdmission> {
+    const release = await acquireRequestSlot(store, { key, ttlMs: admitted.decision.plan.timeouts.total_ms });
+    const tokens = await admitDecision(key, admitted).catch(async (error: unknown) => {
+      await release();
+      throw error;
+    });
+    return {
+      async finish(completionTokens) {
+        await release();
+        await tokens.finish(completionTokens);
+      },
+    };
   }
 
   /** Books the classifier call, then reserves prompt + max_tokens x n on the key's limits. */
@@ -266,7 +289,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       const admission =
         key === undefined
           ? undefined
-          : await admitDecision(key, { decision, stream, choices: endpoint.choices(request) });
+          : await admitKey(key, { decision, stream, choices: endpoint.choices(request) });
       const upstream = endpoint.toUpstream?.(request, { decision, context });
       return await respondRouted({
         balancer: options.balancer,

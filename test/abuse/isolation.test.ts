@@ -45,7 +45,7 @@ const tally = (outcomes: string[]): Tally => ({
   failed: outcomes.filter((outcome) => outcome !== 'OK'),
 });
 
-const KEYS = ['poison', 'poison2', 'victim', 'hog'].map((name) => ({
+const KEYS = ['poison', 'poison2', 'victim', 'hog', 'hog2'].map((name) => ({
   name,
   sha256: hashKey(`sk-${name}`),
 }));
@@ -166,6 +166,15 @@ describe('a key whose requests crash the engine leaves the other keys served', (
   });
 });
 
+/** Polls `condition` every 20 ms until it holds; fails after 10 s (a loaded machine included). */
+async function until(condition: () => boolean): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met within 10 s');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 /** Opens a chat stream on a raw socket and never reads it (the kernel buffers fill, then stay full). */
 function openUnreadStream(url: string, secret: string): Promise<Socket> {
   const { hostname, port } = new URL(url);
@@ -207,17 +216,39 @@ describe('a key that holds streams open without reading them', () => {
 
   it('leaves the other keys served while 130 of its streams stay open', async () => {
     for (let index = 0; index < 130; index += 1) sockets.push(await openUnreadStream(stack.url, 'sk-hog'));
-    // wait until the hog's admitted streams reached the simulator (each holds one upstream call)
-    const deadline = Date.now() + 10_000;
-    let held = 0;
-    while (Date.now() < deadline) {
-      held = stack.sim('a').stats().inFlight;
-      if (held >= 16) break;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    // until the hog's admitted streams reached the simulator (each holds one upstream call)
+    await until(() => stack.sim('a').stats().inFlight >= 16);
+    const held = stack.sim('a').stats().inFlight;
     const victim: string[] = [];
     for (let index = 0; index < 10; index += 1)
       victim.push(await send(stack.url, { ...chat('hello there'), max_tokens: 1 }, 'sk-victim'));
-    expect({ held, victim: tally(victim).failed }).toEqual({ held: expect.any(Number), victim: [] });
+    expect(tally(victim).failed).toEqual([]);
+    // the default key_limits.max_streams: the rest of the 130 were refused before any upstream call
+    expect(held).toBe(16);
+  });
+
+  it('leaves the other keys served while 100 of its non-streamed requests wait on the fleet', async () => {
+    const hog = new AbortController();
+    const refused: string[] = [];
+    for (let index = 0; index < 100; index += 1)
+      void fetch(`${stack.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...bearer('sk-hog2') },
+        body: JSON.stringify({ ...chat('tell me a long story'), max_tokens: 256 }),
+        signal: hog.signal,
+      })
+        .then(async (response) => {
+          const text = await response.text();
+          if (response.status === 429 && text.includes('32 concurrent requests')) refused.push(text);
+        })
+        .catch(() => undefined);
+    await until(() => refused.length >= 68);
+    const victim: string[] = [];
+    for (let index = 0; index < 5; index += 1)
+      victim.push(await send(stack.url, { ...chat('hello there'), max_tokens: 1 }, 'sk-victim'));
+    hog.abort();
+    expect(tally(victim).failed).toEqual([]);
+    // the default key_limits.max_concurrent_requests: 32 held, the other 68 refused
+    expect(refused.length).toBe(68);
   });
 });
