@@ -31,9 +31,17 @@ export interface FaultRun {
   held?: HeldFailure[];
 }
 
-/** A failure that may follow the request content rather than the deployment: a 5xx. */
+/**
+ * Statuses that speak for the server, not the request: unavailable (503) and a gateway's errors
+ * (502, 504). A 500 or any other 5xx may come from what the request carries (an engine that crashes
+ * on one prompt).
+ */
+const SERVER_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
+
+/** A failure that may follow the request content rather than the deployment: a 5xx other than 502-504. */
 export function isContentFault(failure: ContentFailure): boolean {
-  return failure.error.code === 'UPSTREAM_SERVER_ERROR';
+  const { error } = failure;
+  return error.code === 'UPSTREAM_SERVER_ERROR' && !SERVER_STATUSES.has(error.upstreamStatus ?? 500);
 }
 
 /** SHA-256 of the request's upstream body as its group's first deployment would get it (made once). */
