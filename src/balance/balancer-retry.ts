@@ -60,7 +60,9 @@ async function toRetryInPlace(
     random: parts.random,
     now,
     deadlineAt: run.deadlineAt,
-    contentFailedElsewhere: (run.held ?? []).some((held) => held.candidate.deployment.id !== candidate.deployment.id),
+    contentFailedElsewhere: (run.held ?? []).some(
+      (held) => held.candidate.deployment.id !== candidate.deployment.id,
+    ),
   });
 }
 

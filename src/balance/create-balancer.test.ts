@@ -334,7 +334,10 @@ describe('createBalancer: cooldowns and probes', () => {
   it('answers from a deployment that cools down when every deployment does and it has recovered', async () => {
     const { send, sendFailing, upstream } = setup({
       scripts: {
-        a: [{ kind: 'status', status: 503 }, { kind: 'answer', ttftMs: 5 }],
+        a: [
+          { kind: 'status', status: 503 },
+          { kind: 'answer', ttftMs: 5 },
+        ],
         b: [{ kind: 'status', status: 503 }],
       },
     });

@@ -113,7 +113,9 @@ async function runPanic(
 ): Promise<ExecuteResult | undefined> {
   if (run.calls > 0 || run.deadlineAt <= parts.clock.now()) return undefined;
   const ids = new Set(
-    run.attempts.filter((attempt) => COOLING_OUTCOMES.has(attempt.outcome)).map((attempt) => attempt.deploymentId),
+    run.attempts
+      .filter((attempt) => COOLING_OUTCOMES.has(attempt.outcome))
+      .map((attempt) => attempt.deploymentId),
   );
   const cooling = candidates.filter((candidate) => ids.has(candidate.deployment.id));
   const cooldowns = await parts.store.getCooldowns(cooling.map((candidate) => candidate.deployment.id));

@@ -100,7 +100,11 @@ async function onSuccess(
 }
 
 /** Benches the deployment when the failure says it is unwell (its in-flight slot already freed). */
-async function bench(options: DeploymentHealthOptions, candidate: Candidate, error: RouterError): Promise<void> {
+async function bench(
+  options: DeploymentHealthOptions,
+  candidate: Candidate,
+  error: RouterError,
+): Promise<void> {
   const { store } = options;
   const id = candidate.deployment.id;
   const { cooldown_ms, max_cooldown_ms } = options.table().balancer;

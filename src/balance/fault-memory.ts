@@ -71,7 +71,9 @@ export function createFaultMemory(options: FaultMemoryOptions): FaultMemory {
   return {
     get(fingerprint) {
       const entry = live(fingerprint);
-      return entry === undefined ? undefined : { deployments: [...entry.deployments], answered: entry.answered };
+      return entry === undefined
+        ? undefined
+        : { deployments: [...entry.deployments], answered: entry.answered };
     },
     noteServerError(fingerprint, deploymentId) {
       const entry = live(fingerprint) ?? { deployments: [], answered: false, expiresAt: 0 };

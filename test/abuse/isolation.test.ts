@@ -145,8 +145,7 @@ describe('a key whose requests crash the engine leaves the other keys served', (
   });
 
   it('tries a poison request on two deployments of its chain, then once when it comes again', async () => {
-    const calls = () =>
-      ['a', 'b', 'c'].reduce((sum, id) => sum + stack.sim(id).stats().chatRequests, 0);
+    const calls = () => ['a', 'b', 'c'].reduce((sum, id) => sum + stack.sim(id).stats().chatRequests, 0);
     expect(await send(stack.url, chat(`once more ${POISON}`), 'sk-poison')).toBe('502 upstream_server_error');
     expect(calls()).toBe(2);
     expect(await send(stack.url, chat(`once more ${POISON}`), 'sk-poison')).toBe('502 upstream_server_error');
@@ -159,7 +158,11 @@ describe('a key whose requests crash the engine leaves the other keys served', (
     for (const id of ['a', 'b', 'c']) stack.sim(id).setResponder(outage);
     for (let index = 0; index < 4; index += 1)
       expect(await send(stack.url, chat(`request ${index} in an outage`), 'sk-victim')).toMatch(/^50\d /);
-    const ids = new Set(benched().slice(before).map((line) => line.fields['deployment']));
+    const ids = new Set(
+      benched()
+        .slice(before)
+        .map((line) => line.fields['deployment']),
+    );
     expect(ids).toEqual(new Set(['a', 'b', 'c']));
     for (const id of ['a', 'b', 'c']) stack.sim(id).setResponder(poisoned);
     expect(await send(stack.url, chat('after the outage'), 'sk-victim')).toBe('OK');
