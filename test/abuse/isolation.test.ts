@@ -1,7 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { hashKey } from '../../src/policy/api-keys.js';
+import { systemClock } from '../../src/shared/clock.js';
 import type { Responder } from '../../src/sim/index.js';
+import { createRedisStateStore, type RedisStateStore } from '../../src/state/redis-state-store.js';
 import { FAST_TIMEOUTS, postChat, startStack, type Stack } from '../helpers/start-stack.js';
 
 /**
@@ -11,6 +14,7 @@ import { FAST_TIMEOUTS, postChat, startStack, type Stack } from '../helpers/star
  * fleet's connections from the other keys.
  */
 
+const REDIS_URL = process.env['AUTOTIER_TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 const bearer = (secret: string): Record<string, string> => ({ authorization: `Bearer ${secret}` });
 const POISON = 'POISON-PILL';
 
@@ -253,5 +257,51 @@ describe('a key that holds streams open without reading them', () => {
     expect(tally(victim).failed).toEqual([]);
     // the default key_limits.max_concurrent_requests: 32 held, the other 68 refused
     expect(refused.length).toBe(68);
+  });
+});
+
+describe('a key cap shared by two instances on one Redis', () => {
+  const stacks: Stack[] = [];
+  const stores: RedisStateStore[] = [];
+  const hog = new AbortController();
+  beforeAll(async () => {
+    const prefix = `test-${randomUUID()}`;
+    for (let index = 0; index < 2; index += 1) {
+      const store = createRedisStateStore({ url: REDIS_URL, clock: systemClock, prefix });
+      stores.push(store);
+      expect(await store.ready(5000)).toBe(true);
+      stacks.push(
+        await startStack({
+          store,
+          backends: [{ id: 'a', models: ['sim-model'], latency: { tokensPerSecond: 8 } }],
+          table: (urls) => ({
+            ...poisonTable(urls, ['a']),
+            key_limits: { max_concurrent_requests: 4, max_streams: 2 },
+          }),
+        }),
+      );
+    }
+  });
+  afterAll(async () => {
+    hog.abort();
+    for (const stack of stacks) await stack.close();
+    for (const store of stores) await store.close();
+  });
+
+  it('refuses the request past the cap on the other instance, naming the cap', async () => {
+    const [first, second] = stacks;
+    if (first === undefined || second === undefined) throw new Error('two stacks expected');
+    for (let index = 0; index < 4; index += 1)
+      void fetch(`${first.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...bearer('sk-hog') },
+        body: JSON.stringify({ ...chat('tell me a long story'), max_tokens: 256 }),
+        signal: hog.signal,
+      }).catch(() => undefined);
+    await until(() => first.sim('a').stats().inFlight >= 4);
+    const refused = await postChat(second.url, chat('one more'), bearer('sk-hog'));
+    expect(refused.status).toBe(429);
+    expect(await refused.text()).toContain('4 concurrent requests for key hog');
+    expect(await send(second.url, chat('hello there'), 'sk-victim')).toBe('OK');
   });
 });
