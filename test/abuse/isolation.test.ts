@@ -305,3 +305,38 @@ describe('a key cap shared by two instances on one Redis', () => {
     expect(await send(second.url, chat('hello there'), 'sk-victim')).toBe('OK');
   });
 });
+
+describe('two deployments on one server', () => {
+  let stack: Stack;
+  const sockets: Socket[] = [];
+  beforeAll(async () => {
+    stack = await startStack({
+      backends: [{ id: 'a', models: ['sim-model'], latency: { tokensPerSecond: 8 } }],
+      table: (urls) => {
+        const table = poisonTable({ one: urls['a'] ?? '', two: urls['a'] ?? '' }, ['one', 'two']);
+        // an operator who trusts the hog with more than the default caps
+        const hog = {
+          name: 'hog',
+          sha256: hashKey('sk-hog'),
+          max_streams: 500,
+          max_concurrent_requests: 500,
+        };
+        return { ...table, api_keys: [...KEYS.filter((key) => key.name !== 'hog'), hog] };
+      },
+    });
+  });
+  afterAll(async () => {
+    for (const socket of sockets) socket.destroy();
+    await stack.close();
+  });
+
+  it('keep their own connections: streams held on one leave the other its calls', async () => {
+    for (let index = 0; index < 100; index += 1) sockets.push(await openUnreadStream(stack.url, 'sk-hog'));
+    await until(() => stack.sim('a').stats().inFlight >= 64);
+    const victim: string[] = [];
+    for (let index = 0; index < 5; index += 1)
+      victim.push(await send(stack.url, { ...chat('hello there'), max_tokens: 1 }, 'sk-victim'));
+    expect(tally(victim).failed).toEqual([]);
+    expect(stack.logger.lines.filter((line) => line.message === 'deployment benched')).toEqual([]);
+  });
+});
