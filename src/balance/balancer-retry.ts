@@ -1,4 +1,5 @@
 import type { ExecuteResult } from './balancer.js';
+import { isContentFault } from './balancer-faults.js';
 import {
   bookFailure,
   closeFailure,
@@ -60,6 +61,9 @@ async function toRetryInPlace(
     random: parts.random,
     now,
     deadlineAt: run.deadlineAt,
+    contentFailedElsewhere:
+      isContentFault(failure) &&
+      (run.held ?? []).some((held) => held.candidate.deployment.id !== candidate.deployment.id),
   });
 }
 

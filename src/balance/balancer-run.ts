@@ -6,9 +6,11 @@ import type { Logger } from '../shared/logger.js';
 import type { StateStore } from '../state/state-store.js';
 import type { Upstream, UpstreamEvent } from '../upstream/upstream.js';
 import type { ContinuationEvent, ExecuteRequest } from './balancer.js';
+import { holdServerError, isContentFault, type HeldFailure } from './balancer-faults.js';
 import type { DeploymentHealth } from './create-deployment-health.js';
 import type { InPlaceSpent } from './decide-retry-in-place.js';
 import type { QuotaGate } from './deployment-quota.js';
+import type { FaultMemory } from './fault-memory.js';
 import { NO_FAILURES, noteFailure, type FailureNotes } from './note-failure.js';
 import type { ContinuationRecord } from './relabel-continuation.js';
 import type { AttemptRecord } from './route-plan.js';
@@ -44,6 +46,8 @@ export interface BalancerOptions {
 export interface Parts extends BalancerOptions {
   quotas: QuotaGate;
   health: DeploymentHealth;
+  /** Request contents that made deployments answer 5xx (balancer-faults.ts). */
+  faults: FaultMemory;
 }
 
 /** The state of one request across its attempts. */
@@ -57,6 +61,10 @@ export interface RequestRun {
   notes: FailureNotes;
   /** In-place retries spent, by deployment id; made at the first one (most requests never retry). */
   inPlace?: Map<string, InPlaceSpent>;
+  /** SHA-256 of the request content, made at its first 5xx (or answer while 5xx are remembered). */
+  fingerprint?: string;
+  /** 5xx whose bench waits for the end of the request (balancer-faults.ts). */
+  held?: HeldFailure[];
 }
 
 /** The attempt that reached the commit point; `startedAt` in epoch ms. */
@@ -214,11 +222,15 @@ export function recordFailedCall(parts: Parts, run: RequestRun, failure: FailedC
   });
 }
 
-/** Books a recorded failure on the deployment and notes it; throws when it ends the request. */
+/**
+ * Books a recorded failure on the deployment and notes it; throws when it ends the request. A 5xx is
+ * held for the end of the request, when it is known whether it follows the content (balancer-faults.ts).
+ */
 export async function closeFailure(parts: Parts, run: RequestRun, failure: FailedCall): Promise<void> {
   const { candidate, error } = failure;
   const { clock } = parts;
-  await parts.health.onFailure(candidate, error);
+  if (isContentFault(failure)) await holdServerError(parts, run, failure);
+  else await parts.health.onFailure(candidate, error);
   const deadlineError = toDeadlineError({
     attempts: run.attempts,
     totalMs: run.request.plan.timeouts.total_ms,

@@ -315,20 +315,36 @@ describe('createBalancer: cooldowns and probes', () => {
     expect(upstream.callsTo('a')).toBe(2);
   });
 
-  it('answers 503 at once, without a call or a wait, while every deployment cools down', async () => {
+  it('calls the deployment whose cooldown ends first once, without a wait, while every deployment cools down', async () => {
     const down: Outcome[] = [{ kind: 'status', status: 503 }];
     const { sendFailing, upstream, time } = setup({ scripts: { a: down, b: down } });
     await sendFailing();
     // a, then b, then b once more in place (no peer of b was left)
     expect(upstream.calls).toHaveLength(3);
     const sleeps = time.sleeps.length;
-    const started = time.clock.now();
     const error = await sendFailing();
     expect(error).toMatchObject({ code: 'ALL_DEPLOYMENTS_FAILED', status: 503 });
     expect(error.message).toContain('COOLING_DOWN');
-    expect(upstream.calls).toHaveLength(3);
+    // a was benched first, so its cooldown ends first: one panic call, not retried in place
+    expect(upstream.calls).toHaveLength(4);
+    expect(upstream.callsTo('a')).toBe(2);
     expect(time.sleeps).toHaveLength(sleeps);
-    expect(time.clock.now()).toBe(started);
+  });
+
+  it('answers from a deployment that cools down when every deployment does and it has recovered', async () => {
+    const { send, sendFailing, upstream } = setup({
+      scripts: {
+        a: [
+          { kind: 'status', status: 503 },
+          { kind: 'answer', ttftMs: 5 },
+        ],
+        b: [{ kind: 'status', status: 503 }],
+      },
+    });
+    await sendFailing();
+    const answered = await send();
+    expect(answered.deployment.id).toBe('a');
+    expect(upstream.callsTo('a')).toBe(2);
   });
 
   it('skips a deployment at max_concurrency', async () => {

@@ -17,9 +17,12 @@ import {
   type Parts,
   type RequestRun,
 } from './balancer-run.js';
+import { settleFaults } from './balancer-faults.js';
 import { createDeploymentHealth } from './create-deployment-health.js';
 import { decideAfterRound } from './decide-after-round.js';
+import { COOLING_OUTCOMES, decidePanic } from './decide-panic.js';
 import { createQuotaGate } from './deployment-quota.js';
+import { createFaultMemory } from './fault-memory.js';
 import { toInternalNames } from './internal-names.js';
 import { orderCandidates } from './order-candidates.js';
 import type { Candidate } from './to-candidates.js';
@@ -36,7 +39,8 @@ export type { BalancerOptions } from './balancer-run.js';
  */
 export function createBalancer(options: BalancerOptions): Balancer {
   const quotas = createQuotaGate(options);
-  const parts: Parts = { ...options, quotas, health: createDeploymentHealth({ ...options, quotas }) };
+  const health = createDeploymentHealth({ ...options, quotas });
+  const parts: Parts = { ...options, quotas, health, faults: createFaultMemory({ clock: options.clock }) };
   /** The table's deployment hosts, computed once per table (reloads bring a new object). */
   const names = new WeakMap<RoutingTable, readonly string[]>();
   const internalNames = (table: RoutingTable): readonly string[] => {
@@ -53,11 +57,26 @@ export function createBalancer(options: BalancerOptions): Balancer {
   };
 }
 
+/** Runs the request, then settles the 5xx it held (whose fault they were) however it ended. */
 async function execute(parts: Parts, request: ExecuteRequest): Promise<ExecuteResult> {
   const run = startRun(request);
+  let answeredBy: string | undefined;
+  try {
+    const result = await executeRounds(parts, run);
+    answeredBy = result.deployment.id;
+    return result;
+  } finally {
+    await settleFaults(parts, run, answeredBy);
+  }
+}
+
+async function executeRounds(parts: Parts, run: RequestRun): Promise<ExecuteResult> {
+  const { request } = run;
   let candidates: readonly Candidate[] = await orderCandidates(parts, request.plan);
   for (let round = 0; ; round += 1) {
-    const result = await runRound(parts, run, candidates);
+    const result =
+      (await runRound(parts, run, candidates)) ??
+      (round === 0 ? await runPanic(parts, run, candidates) : undefined);
     if (result !== undefined) return result;
     const next = decideAfterRound({
       ...run,
@@ -96,6 +115,36 @@ async function runRound(
     if (result !== undefined) return result;
   }
   return undefined;
+}
+
+/**
+ * When the first round called nothing because every deployment it could use is cooling down, one
+ * of them is called anyway (decide-panic.ts); undefined when none is, or it failed too.
+ */
+async function runPanic(
+  parts: Parts,
+  run: RequestRun,
+  candidates: readonly Candidate[],
+): Promise<ExecuteResult | undefined> {
+  if (run.calls > 0 || run.deadlineAt <= parts.clock.now()) return undefined;
+  const ids = new Set(
+    run.attempts
+      .filter((attempt) => COOLING_OUTCOMES.has(attempt.outcome))
+      .map((attempt) => attempt.deploymentId),
+  );
+  const cooling = candidates.filter((candidate) => ids.has(candidate.deployment.id));
+  const cooldowns = await parts.store.getCooldowns(cooling.map((candidate) => candidate.deployment.id));
+  const chosen = decidePanic(
+    cooling.map((candidate) => ({
+      id: candidate.deployment.id,
+      until: cooldowns.get(candidate.deployment.id)?.until,
+    })),
+  );
+  const candidate = cooling.find((each) => each.deployment.id === chosen);
+  if (candidate === undefined) return undefined;
+  const quotaSkip = await parts.quotas.reserve(candidate.deployment, run.request.promptTokens);
+  if (quotaSkip !== undefined) return void recordSkip(parts, run, { candidate, reason: quotaSkip });
+  return tryCandidate(parts, run, candidate);
 }
 
 /** One call to one candidate; returns the result, or undefined after a failure worth going on from. */

@@ -36,13 +36,29 @@ export interface DeploymentHealth {
   check(candidate: Candidate, probeTtlMs: number): Promise<CandidateCheck>;
   onSuccess(candidate: Candidate, outcome: AttemptSuccess): Promise<void>;
   onFailure(candidate: Candidate, error: RouterError): Promise<void>;
+  /**
+   * Frees the in-flight slot of a failure whose verdict waits for the rest of the request (a 5xx that
+   * may be the request's fault), handing back a probe it held; `bench` may follow.
+   */
+  hold(candidate: Candidate): Promise<void>;
+  /** Benches the deployment for a failure already freed by `hold`, when the failure says it is unwell. */
+  bench(candidate: Candidate, error: RouterError): Promise<void>;
 }
 
 export function createDeploymentHealth(options: DeploymentHealthOptions): DeploymentHealth {
   return {
     check: (candidate, probeTtlMs) => check(options, candidate, probeTtlMs),
     onSuccess: (candidate, outcome) => onSuccess(options, candidate, outcome),
-    onFailure: (candidate, error) => onFailure(options, candidate, error),
+    onFailure: async (candidate, error) => {
+      await options.store.addInFlight(candidate.deployment.id, -1);
+      await bench(options, candidate, error);
+    },
+    hold: async (candidate) => {
+      const id = candidate.deployment.id;
+      await options.store.addInFlight(id, -1);
+      if ((await options.store.getCooldowns([id])).has(id)) await options.store.releaseProbe(id);
+    },
+    bench: (candidate, error) => bench(options, candidate, error),
   };
 }
 
@@ -83,15 +99,14 @@ async function onSuccess(
   if (cooldowns.has(id)) await store.clearCooldown(id);
 }
 
-/** Frees the in-flight slot and benches the deployment when the failure says it is unwell. */
-async function onFailure(
+/** Benches the deployment when the failure says it is unwell (its in-flight slot already freed). */
+async function bench(
   options: DeploymentHealthOptions,
   candidate: Candidate,
   error: RouterError,
 ): Promise<void> {
   const { store } = options;
   const id = candidate.deployment.id;
-  await store.addInFlight(id, -1);
   const { cooldown_ms, max_cooldown_ms } = options.table().balancer;
   const previous = (await store.getCooldowns([id])).get(id);
   const record = decideCooldown({

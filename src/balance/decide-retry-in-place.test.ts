@@ -34,6 +34,11 @@ describe('decideRetryInPlace', () => {
     expect(decideRetryInPlace(input({ spent: { transient: 1, retryAfter: false } }))).toBeUndefined();
   });
 
+  it('does not retry a 5xx that the same content already got on another deployment', () => {
+    expect(decideRetryInPlace(input({ contentFailedElsewhere: true }))).toBeUndefined();
+    expect(decideRetryInPlace(input({ contentFailedElsewhere: false }))?.wait).toBe(125);
+  });
+
   it('retries a connection reset before headers, not a refused connection (the server is down)', () => {
     expect(decideRetryInPlace(input({ error: thrown('ECONNRESET') }))?.wait).toBe(125);
     expect(decideRetryInPlace(input({ error: thrown('ECONNREFUSED') }))).toBeUndefined();

@@ -32,6 +32,11 @@ export interface RetryInPlaceInput {
   now: number;
   /** Epoch ms when the tier's total_ms runs out. */
   deadlineAt: number;
+  /**
+   * The request content already answered 5xx on another deployment: its 5xx follows the content, so
+   * calling again is not worth it. @default false
+   */
+  contentFailedElsewhere?: boolean;
 }
 
 /** Wait this long (ms), then call the same deployment again; `spent` is what the request has used then. */
@@ -45,7 +50,8 @@ export interface RetryInPlace {
  * on would drop quality (no untried equal-rank peer is free), for a transient failure (a 5xx, a reset
  * before headers; not a refused connection: nothing listens) after a jittered wait, or for a 429 after
  * its Retry-After when that is within the cap; never for a benched deployment, past max_attempts, with
- * the last attempt while untried candidates remain, or when the wait would end at or after the deadline. Undefined: go on to the next candidate.
+ * the last attempt while untried candidates remain, or when the wait would end at or after the deadline;
+ * never for a 5xx the same content got on another deployment. Undefined: go on to the next candidate.
  */
 export function decideRetryInPlace(input: RetryInPlaceInput): RetryInPlace | undefined {
   if (input.peerFree || input.benched || input.callsLeft <= 0) return undefined;
@@ -64,6 +70,7 @@ function isTransient(error: RouterError): boolean {
 function toPlannedRetry(input: RetryInPlaceInput): RetryInPlace | undefined {
   const { error, settings, spent } = input;
   if (isTransient(error)) {
+    if (input.contentFailedElsewhere === true) return undefined;
     if (spent.transient >= settings.transient_retries) return undefined;
     const wait = input.random() * settings.jitter_ms;
     return { wait, spent: { ...spent, transient: spent.transient + 1 } };

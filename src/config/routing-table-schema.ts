@@ -3,6 +3,7 @@ import { TIERS } from '../shared/tier.js';
 import { classifierRulesSchema } from './classifier-rule-schema.js';
 import {
   apiKeySchema,
+  keyLimitsSchema,
   deploymentSchema,
   embeddingsSchema,
   healthProbesSchema,
@@ -218,6 +219,8 @@ export const routingTableSchema = z
     api_keys: z.array(apiKeySchema).default([]),
     /** A YAML file with more `api_keys` entries, relative to the table. */
     api_keys_file: z.string().optional(),
+    /** Concurrency caps of keys that set none of their own (see keyLimitsSchema). */
+    key_limits: keyLimitsSchema.default(keyLimitsSchema.parse({})),
     /**
      * Say so to serve without API keys on purpose. A table without keys still starts in open mode
      * (with a warning), but a reload that would take a keyed service to open mode is refused unless

@@ -280,7 +280,13 @@ export const apiKeySchema = z
       })
       .strict()
       .optional(),
+    /** Concurrent streams of this key across instances. @default key_limits.max_streams */
     max_streams: z.number().int().positive().optional(),
+    /**
+     * Concurrent requests of this key (streamed or not) across instances, counted from admission to
+     * the end of the answer. @default key_limits.max_concurrent_requests
+     */
+    max_concurrent_requests: z.number().int().positive().optional(),
     /**
      * Whether this key may pick models, tier aliases or a minimum tier; when false such a request is
      * refused with 403 OVERRIDE_NOT_ALLOWED. @default true
@@ -292,4 +298,20 @@ export const apiKeySchema = z
   .strict();
 
 export type ApiKeyConfig = z.infer<typeof apiKeySchema>;
+
+/**
+ * Concurrency caps for every key that sets none of its own, so that one key cannot hold a fleet's
+ * connections (each deployment takes at most `max_concurrency` calls, 64 by default). Not applied in
+ * open mode, which has no tenants to keep apart.
+ */
+export const keyLimitsSchema = z
+  .object({
+    /** Concurrent requests per key. @default 32 */
+    max_concurrent_requests: z.number().int().positive().default(32),
+    /** Concurrent streams per key. @default 16 */
+    max_streams: z.number().int().positive().default(16),
+  })
+  .strict();
+
+export type KeyLimitsConfig = z.infer<typeof keyLimitsSchema>;
 export type DeploymentLimits = z.infer<typeof deploymentLimitsSchema>;

@@ -13,6 +13,7 @@ import {
   type KeyAdmission,
   type KeyIndex,
 } from '../policy/api-keys.js';
+import { acquireRequestSlot, withKeyLimits } from '../policy/key-concurrency.js';
 import { toOverridesDisabledBy } from '../policy/client-overrides.js';
 import { createAvailabilityChecker } from '../policy/availability.js';
 import { toSessionKey } from '../policy/session-key.js';
@@ -164,7 +165,8 @@ export function createGateway(options: GatewayOptions): Gateway {
   const keyIndex = (loaded: LoadedTable): KeyIndex => {
     let index = keyIndexes.get(loaded);
     if (index === undefined) {
-      index = toKeyIndex(loaded.table.api_keys);
+      // each key carries the table's concurrency caps where it sets none of its own
+      index = toKeyIndex(loaded.table.api_keys.map((key) => withKeyLimits(key, loaded.table.key_limits)));
       keyIndexes.set(loaded, index);
     }
     return index;
@@ -212,6 +214,27 @@ export function createGateway(options: GatewayOptions): Gateway {
       signal: context.signal,
       ...(context.trace === undefined ? {} : { span: context.trace }),
     });
+  }
+
+  /**
+   * Takes one of the key's concurrent-request slots, then admits its tokens (admitDecision); `finish`
+   * frees both.
+   */
+  async function admitKey(
+    key: ApiKeyConfig,
+    admitted: { decision: RouteDecision; stream: boolean; sequences: number },
+  ): Promise<KeyAdmission> {
+    const release = await acquireRequestSlot(store, { key, ttlMs: admitted.decision.plan.timeouts.total_ms });
+    const tokens = await admitDecision(key, admitted).catch(async (error: unknown) => {
+      await release();
+      throw error;
+    });
+    return {
+      async finish(spent) {
+        await release();
+        await tokens.finish(spent);
+      },
+    };
   }
 
   /** Books the classifier call, then reserves the most the request can spend on the key's limits. */
@@ -262,6 +285,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       startedAt: context.receivedAt,
       span: context.trace,
     });
+    let admission: KeyAdmission | undefined;
     try {
       const loaded = options.table();
       const key = authenticate(keyIndex(loaded), context.credentials);
@@ -274,18 +298,17 @@ export function createGateway(options: GatewayOptions): Gateway {
       if (key !== undefined) await limiter.admitRequest(key);
       const decision = await endpoint.decide(request, { context, loaded, key });
       tracker.setDecision(decision);
-      const admission =
+      admission =
         key === undefined
           ? undefined
-          : await admitDecision(key, { decision, stream, sequences: endpoint.sequences(request) });
+          : await admitKey(key, { decision, stream, sequences: endpoint.sequences(request) });
       const upstream = endpoint.toUpstream?.(request, { decision, context });
-      return await respondRouted({
+      const routed = {
         balancer: options.balancer,
         clock,
         decision,
         context,
         tracker,
-        admission,
         path: endpoint.path,
         toPath: upstream?.toPath,
         kind: endpoint.kind,
@@ -309,8 +332,14 @@ export function createGateway(options: GatewayOptions): Gateway {
             ? recordSession(decision, loaded)
             : Promise.resolve(),
         revealInternal: key === undefined || key.admin,
-      });
+      };
+      // from here respondRouted finishes the admission on every path
+      const owned = admission;
+      admission = undefined;
+      return await respondRouted({ ...routed, admission: owned });
     } catch (thrown) {
+      // a failure between admission and the balancer still frees the key's slots and reservation
+      if (admission !== undefined) void admission.finish({ promptTokens: 0, completionTokens: 0 });
       // stopped by the drain: whatever gave way first (a count, a backoff), the request ends SHUTTING_DOWN
       const error = toShutdownReason(context.signal) ?? thrown;
       tracker.end({

@@ -13,26 +13,33 @@ export interface HttpUpstreamOptions {
   keepAliveMs?: number;
 }
 
-/** Upstream over undici: one keep-alive pool per deployment origin, Nagle off. */
+/**
+ * Upstream over undici: one keep-alive pool per deployment (Nagle off), with at least as many
+ * connections as the deployment's max_concurrency. Deployments on one server do not share a pool: a
+ * shared one would queue one deployment's calls behind another's held streams until connect_ms ran
+ * out, and that timeout would bench a deployment that was never at fault.
+ */
 export function createHttpUpstream(options: HttpUpstreamOptions): Upstream {
   const pools = new Map<string, Pool>();
-  /** Each base URL's pool and path prefix, parsed once (not per request). */
+  /** Each deployment's pool and path prefix, parsed once (not per request). */
   const targets = new Map<string, { pool: Pool; basePath: string }>();
   const targetFor = (deployment: DeploymentConfig): { pool: Pool; basePath: string } => {
-    let target = targets.get(deployment.base_url);
+    const id = `${deployment.id} ${deployment.base_url}`;
+    let target = targets.get(id);
     if (target !== undefined) return target;
     const url = new URL(deployment.base_url);
-    let pool = pools.get(url.origin);
+    const poolId = `${deployment.id} ${url.origin}`;
+    let pool = pools.get(poolId);
     if (pool === undefined) {
       pool = new Pool(url.origin, {
         connections: Math.max(deployment.max_concurrency, 8),
         keepAliveTimeout: options.keepAliveMs ?? 30_000,
         connect: { noDelay: true },
       });
-      pools.set(url.origin, pool);
+      pools.set(poolId, pool);
     }
     target = { pool, basePath: url.pathname.replace(/\/$/, '') };
-    targets.set(deployment.base_url, target);
+    targets.set(id, target);
     return target;
   };
 

@@ -318,13 +318,14 @@ describe('admission bounds what a request can spend', () => {
       'responses',
     );
     expect(refused.status).toBe(429);
-    // `n` is no Responses field, but one sent passes on to a chat server, which answers it
+    // `n` is no Responses field: refused by name before anything is reserved or sent
     const many = await post(
       '/responses',
       { model: 'tier:SIMPLE', input: 'hi', max_output_tokens: 2000, n: 16 },
       'responses',
     );
-    expect(many.status).toBe(429);
+    expect(many.status).toBe(400);
+    expect(JSON.stringify(many.body)).toContain('"param":"n"');
     expect(requests()).toBe(before);
     const answer = await post(
       '/responses',

@@ -49,7 +49,10 @@ describe('two autotier processes on one Redis', () => {
         timeouts: { connect_ms: 2000, ttft_ms: 10_000, idle_ms: 5000, total_ms: 20_000 },
       }),
       classifier: { mode: 'local' },
-      api_keys: [{ name: 'shared', sha256: hashKey('sk-shared'), rpm: 60, admin: true }],
+      // the subject is RPM: the key's concurrent-request cap (32 by default) is raised above the 100 sent at once
+      api_keys: [
+        { name: 'shared', sha256: hashKey('sk-shared'), rpm: 60, admin: true, max_concurrent_requests: 100 },
+      ],
     };
     const path = join(folder, 'table.yaml');
     await writeFile(path, stringify(table));
