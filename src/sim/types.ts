@@ -119,6 +119,12 @@ export interface SimStats {
   inFlight: number;
   /** TCP connections currently open, including idle keep-alive ones. */
   openSockets: number;
+  /**
+   * Bytes of stream bodies handed to sockets. A large body is written in slices that wait for
+   * 'drain' (as vLLM's server waits on its transport), so this stays within a slice and the kernel's
+   * buffers of what the reader has taken.
+   */
+  streamedBytes: number;
 }
 
 export interface SimBackend {
