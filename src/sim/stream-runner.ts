@@ -36,10 +36,10 @@ export async function runStream(run: StreamRun): Promise<void> {
   response.writeHead(200, SSE_HEADERS);
   try {
     if (timing.firstTokenDelayMs <= 0 && timing.tokenIntervalMs <= 0) {
-      const body = script.head + script.content.join('');
-      if (body.length + script.trailer.length <= WRITE_SLICE_CHARS)
-        return finishCounted(run, body + script.trailer);
-      await writeDrained(run, body);
+      const pieces = [script.head, ...script.content];
+      if (toLength(pieces) + script.trailer.length <= WRITE_SLICE_CHARS)
+        return finishCounted(run, pieces.join('') + script.trailer);
+      await writeDrained(run, pieces);
       return finishCounted(run, script.trailer);
     }
     if (script.head === '') response.flushHeaders();
@@ -62,30 +62,53 @@ function write(run: StreamRun, text: string): boolean {
   return run.response.write(text);
 }
 
-/** Writes `text` in slices, each once the socket drained; rejects when the response closes first. */
-async function writeDrained(run: StreamRun, text: string): Promise<void> {
-  const { response, signal } = run;
-  for (let start = 0; start < text.length; start += WRITE_SLICE_CHARS) {
-    if (response.destroyed || signal.aborted) throw new Error('response closed');
-    if (write(run, text.slice(start, start + WRITE_SLICE_CHARS))) continue;
-    await new Promise<void>((resolve, reject) => {
-      const done = (): void => {
-        response.off('drain', done);
-        signal.removeEventListener('abort', done);
-        if (signal.aborted) reject(new Error('response closed'));
-        else resolve();
-      };
-      response.on('drain', done);
-      signal.addEventListener('abort', done);
-    });
+const toLength = (pieces: readonly string[]): number => pieces.reduce((sum, piece) => sum + piece.length, 0);
+
+/**
+ * Writes `pieces` in writes of about WRITE_SLICE_CHARS (pieces joined, a longer one sliced), each once
+ * the socket drained; rejects when the response closes first.
+ */
+async function writeDrained(run: StreamRun, pieces: readonly string[]): Promise<void> {
+  let batch: string[] = [];
+  let batchLength = 0;
+  const flush = async (text: string): Promise<void> => {
+    for (let start = 0; start < text.length; start += WRITE_SLICE_CHARS) {
+      if (run.response.destroyed || run.signal.aborted) throw new Error('response closed');
+      if (!write(run, text.slice(start, start + WRITE_SLICE_CHARS))) await drained(run);
+    }
+  };
+  for (const piece of pieces) {
+    batch.push(piece);
+    batchLength += piece.length;
+    if (batchLength < WRITE_SLICE_CHARS) continue;
+    const text = batch.join('');
+    batch = [];
+    batchLength = 0;
+    await flush(text);
   }
+  await flush(batch.join(''));
+}
+
+/** Resolves on 'drain'; rejects when the response closes first. */
+function drained(run: StreamRun): Promise<void> {
+  const { response, signal } = run;
+  return new Promise<void>((resolve, reject) => {
+    const done = (): void => {
+      response.off('drain', done);
+      signal.removeEventListener('abort', done);
+      if (signal.aborted) reject(new Error('response closed'));
+      else resolve();
+    };
+    response.on('drain', done);
+    signal.addEventListener('abort', done);
+  });
 }
 
 async function writePaced(run: StreamRun): Promise<void> {
   const { content } = run.script;
   const interval = run.timing.tokenIntervalMs;
   if (interval <= 0) {
-    await writeDrained(run, content.join(''));
+    await writeDrained(run, content);
     return;
   }
   const batch = Math.max(1, Math.ceil(MIN_TIMER_MS / interval));

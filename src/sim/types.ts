@@ -16,6 +16,11 @@ export interface SimLatency {
 /** What a scripted responder wants the backend to answer; unset fields keep the default behaviour. */
 export interface ResponderReply {
   content?: string;
+  /**
+   * Streams the tokens of `content` this many times over, each run framed once: a long answer that
+   * costs the simulator almost nothing to make (back-pressure tests stream tens of MB). @default 1
+   */
+  repeat?: number;
   toolCalls?: { name: string; arguments: string }[];
   /** Extra delay before the first token, in milliseconds, on top of the latency settings. */
   delayMs?: number;
