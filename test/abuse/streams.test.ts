@@ -5,6 +5,7 @@ import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/shared/clock.js';
 import { createMemoryStateStore } from '../../src/state/create-memory-state-store.js';
+import { hashKey } from '../../src/policy/api-keys.js';
 import { postChat, startStack, type Stack } from '../helpers/start-stack.js';
 
 /**
@@ -33,6 +34,11 @@ const PULLED_BOUND = 16 * 1024 * 1024;
 const MEMORY_SLACK = 3 * 1024 * 1024;
 /** Generous bound on any wait for an event, ms (a loaded 2-core machine). */
 const WAIT_MS = 15_000;
+
+/** The key of most requests here; STREAMER_KEY may hold one stream at a time. */
+const KEY = 'sk-streams';
+const STREAMER_KEY = 'sk-streamer';
+const AUTH = { authorization: `Bearer ${KEY}` };
 
 /** One token of the big answers, streamed over and over (the simulator frames it once). */
 const TOKEN = ` ${'x'.repeat(TOKEN_CHARS - 1)}`;
@@ -74,7 +80,7 @@ interface RawClient {
 }
 
 /** Sends a chat request over a raw socket that reads nothing until told to (`readToEnd`). */
-function requestWithoutReading(url: string, body: Record<string, unknown>): RawClient {
+function requestWithoutReading(url: string, body: Record<string, unknown>, key = KEY): RawClient {
   const { hostname, port } = new URL(url);
   const text = JSON.stringify(body);
   // a small receive buffer in the client process: what the kernel holds is the rest of the window
@@ -87,7 +93,8 @@ function requestWithoutReading(url: string, body: Record<string, unknown>): RawC
   socket.pause();
   socket.write(
     `POST /v1/chat/completions HTTP/1.1\r\nhost: ${hostname}\r\ncontent-type: application/json\r\n` +
-      `content-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`,
+      `authorization: Bearer ${key}\r\ncontent-length: ${Buffer.byteLength(text)}\r\n` +
+      `connection: close\r\n\r\n${text}`,
   );
   return {
     socket,
@@ -188,12 +195,16 @@ describe('streams have back-pressure', () => {
             { id: 'wide', model: 'sim-model', base_url: url, context_window: 65_536 },
           ],
           tiers: { SIMPLE: tier('big'), MODERATE: tier('wide'), COMPLEX: tier('wide'), EXPERT: tier('wide') },
+          api_keys: [
+            { name: 'streams', sha256: hashKey(KEY) },
+            { name: 'streamer', sha256: hashKey(STREAMER_KEY), max_streams: 1 },
+          ],
         };
       },
     });
     edge = await stack.service.listen(0);
     // warm up the paths measured below, so the baseline holds what they load once
-    const response = await postChat(stack.url, bigRequest(true, 10));
+    const response = await postChat(stack.url, bigRequest(true, 10), AUTH);
     await response.text();
   });
   afterAll(() => stack.close());
@@ -217,7 +228,7 @@ describe('streams have back-pressure', () => {
     expect(received.bytes).toBeLessThan(BIG_BYTES);
     expect(received.tail).not.toContain('data: [DONE]');
     // the deployment's one slot is free again, and it is not benched for the client's stall
-    const next = await postChat(stack.url, bigRequest(true, 10));
+    const next = await postChat(stack.url, bigRequest(true, 10), AUTH);
     expect(next.status).toBe(200);
     expect(next.headers.get('x-autotier-deployment')).toBe('big');
     expect(await next.text()).toContain('data: [DONE]');
@@ -258,8 +269,11 @@ describe('streams have back-pressure', () => {
 
   it('cuts a client that reads none of a 30 MB JSON answer after idle_ms, and holds none of the answer after', async () => {
     const baseline = heldBytes();
+    const sim = stack.sim('big');
+    sim.resetStats();
     const client = requestWithoutReading(edge.url, bigRequest(false, BIG_TOKENS, 'tier:MODERATE'));
-    expect(await waitFor(async () => (await connections()) === 1)).toBe(true);
+    // the deployment is answering: autotier has the client's request
+    expect(await waitFor(() => sim.stats().streamedBytes > 0)).toBe(true);
     // autotier closes the connection of the client that still has not read
     expect(await waitFor(async () => (await connections()) === 0)).toBe(true);
     expect(client.socket.destroyed).toBe(false);
@@ -268,5 +282,20 @@ describe('streams have back-pressure', () => {
     expect(received.head.startsWith('HTTP/1.1 200')).toBe(true);
     expect(received.bytes).toBeLessThan(BIG_BYTES);
     expect(await waitFor(async () => (await inFlight('wide')) === 0)).toBe(true);
+  });
+
+  it("frees the key's stream slot of a client cut for not reading: the key streams again at once", async () => {
+    const before = stallLines();
+    const client = requestWithoutReading(
+      edge.url,
+      bigRequest(true, BIG_TOKENS, 'tier:MODERATE'),
+      STREAMER_KEY,
+    );
+    expect(await waitFor(() => stallLines() - before === 1)).toBe(true);
+    const streamer = { authorization: `Bearer ${STREAMER_KEY}` };
+    const next = await postChat(stack.url, bigRequest(true, 10, 'tier:MODERATE'), streamer);
+    expect(next.status).toBe(200);
+    expect(await next.text()).toContain('data: [DONE]');
+    client.socket.destroy();
   });
 });
