@@ -6,7 +6,7 @@ import {
   type TokenStatus,
 } from '../observe/request-summary.js';
 import type { Clock } from '../shared/clock.js';
-import { toRouterError } from '../shared/errors.js';
+import { isStopped, toRouterError } from '../shared/errors.js';
 import type { Span } from '../shared/tracing.js';
 import type { Usage } from '../upstream/chat-chunk.js';
 import type { RouteDecision } from './decide-route.js';
@@ -114,7 +114,10 @@ export function createRequestTracker(options: {
         deployment: result?.deployment.id,
         status: end.status,
         errorCode: error?.code,
-        errorMessage: outcome === 'rejected' || end.status >= 500 ? error?.message : undefined,
+        errorMessage:
+          outcome === 'rejected' || end.status >= 500 || (error !== undefined && isStopped(error))
+            ? error?.message
+            : undefined,
         attempts: result?.attempts.filter((attempt) => attempt.called).length ?? 0,
         fallbacks: result?.fallbacks ?? 0,
         ttftMs: result === undefined ? undefined : result.firstTokenAt - options.startedAt,

@@ -86,6 +86,8 @@ export async function respondRouted(routed: RoutedRequest): Promise<GatewayRespo
     overheadMs: clock.now() - context.receivedAt - result.upstreamMs,
     requestId: context.requestId,
   });
+  // a client that takes none of the answer for the tier's idle limit is cut (http/write-answer.ts)
+  const stallMs = decision.plan.timeouts.idle_ms;
   if (routed.stream) {
     const events = toSse({
       result,
@@ -94,9 +96,10 @@ export async function respondRouted(routed: RoutedRequest): Promise<GatewayRespo
       onEnd: (end) => finish(Object.assign({}, end, { status: 200 })),
       collectText: tracker.logsContent(),
       revealInternal: routed.revealInternal,
+      signal: context.signal,
       ...(routed.shape === undefined ? {} : { framer: routed.shape.toFramer(result) }),
     });
-    return { kind: 'stream', headers, events };
+    return { kind: 'stream', headers, events, stallMs };
   }
   if (routed.toAnswer !== undefined) {
     let answer;
@@ -113,7 +116,7 @@ export async function respondRouted(routed: RoutedRequest): Promise<GatewayRespo
       completionText: undefined,
       error: undefined,
     });
-    return { kind: 'json', status: 200, headers, body: answer.body };
+    return { kind: 'json', status: 200, headers, body: answer.body, stallMs };
   }
   const chunks = result.head.map((event) => event.chunk);
   if (routed.shape !== undefined) {
@@ -125,7 +128,7 @@ export async function respondRouted(routed: RoutedRequest): Promise<GatewayRespo
       completionText: tracker.logsContent() ? toContentText(chunks) : undefined,
       error: undefined,
     });
-    return { kind: 'json', status: 200, headers, body };
+    return { kind: 'json', status: 200, headers, body, stallMs };
   }
   const body = routed.kind === 'chat' ? assembleChatCompletion(chunks) : assembleTextCompletion(chunks);
   // the switch to another deployment, as a stream's final chunk shows it
@@ -139,7 +142,7 @@ export async function respondRouted(routed: RoutedRequest): Promise<GatewayRespo
     completionText,
     error: undefined,
   });
-  return { kind: 'json', status: 200, headers, body };
+  return { kind: 'json', status: 200, headers, body, stallMs };
 }
 
 /** The answer text of an assembled completion (first choice), for content logging. */

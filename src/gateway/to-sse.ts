@@ -1,4 +1,5 @@
 import type { ExecuteResult } from '../balance/balancer.js';
+import type { CancelSignal } from '../shared/cancel-signal.js';
 import { RouterError, toOpenAIErrorBody, toRouterError, type OpenAIErrorBody } from '../shared/errors.js';
 import type { ChatChunk, Usage } from '../upstream/chat-chunk.js';
 import type { UpstreamEvent } from '../upstream/upstream.js';
@@ -17,6 +18,11 @@ export interface SseOptions {
   revealInternal: boolean;
   /** How events become SSE frames. @default chat completion chunks, then `[DONE]` */
   framer?: SseFramer;
+  /**
+   * The request's signal: a stream its writer stopped early ends with the signal's reason (a client cut
+   * for not reading, a drain), else CLIENT_CLOSED. @default none
+   */
+  signal?: CancelSignal;
 }
 
 /** How the client's stream is written: one upstream event, the clean end, and a failure after the commit. */
@@ -39,6 +45,14 @@ function isUsageOnly(event: UpstreamEvent): boolean {
   return (
     (event.chunk.choices?.length ?? 0) === 0 && event.chunk.usage !== undefined && event.chunk.usage !== null
   );
+}
+
+/** Why a stream stopped before its end: the request's stop reason, else its client closed it. */
+function toStopReason(signal: CancelSignal | undefined): RouterError {
+  const reason: unknown = signal?.aborted === true ? signal.reason : undefined;
+  return reason instanceof RouterError
+    ? reason
+    : new RouterError({ code: 'CLIENT_CLOSED', message: 'client closed the stream' });
 }
 
 /** Characters of generated text in a chunk (content, reasoning, tool-call arguments, legacy text). */
@@ -102,7 +116,7 @@ export async function* toSse(options: SseOptions): AsyncGenerator<string> {
         usage,
         generatedChars,
         completionText,
-        error: new RouterError({ code: 'CLIENT_CLOSED', message: 'client closed the stream' }),
+        error: toStopReason(options.signal),
       });
     }
   }

@@ -110,7 +110,7 @@ export function createHttpEdge(options: HttpEdgeOptions): RequestListener {
     const found = match(method, path);
     const trace = startRequestSpan(tracer, request, { method, path, found });
     endSpanWithResponse(trace, response);
-    const { context, detach } = toRequestContext(request, response, {
+    const { context, detach, stop } = toRequestContext(request, response, {
       clock,
       path,
       stop: drain?.signal,
@@ -135,7 +135,7 @@ export function createHttpEdge(options: HttpEdgeOptions): RequestListener {
       reportedByHandler = route.reportsItself === true;
       const answer = await route.handle({ body, context, key });
       closeWhenDraining(drain, response);
-      await writeAnswer(response, answer, context.signal);
+      await writeAnswer(response, answer, { signal: context.signal, stop });
     } catch (thrown) {
       const error = toRouterError(thrown);
       failRequestSpan(trace, error);

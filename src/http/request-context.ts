@@ -35,13 +35,14 @@ export function header(request: IncomingMessage, name: string): string | undefin
  * that detaches it from the response once the answer is written: the response object outlives the
  * request (node:http keeps it until a full GC), and a listener still attached would keep the whole
  * request alive with it. The context's signal aborts with CLIENT_CLOSED when the client goes away, and
- * with the reason of `stop` (SHUTTING_DOWN at the end of a drain) when that aborts first.
+ * with the reason of `stop` (SHUTTING_DOWN at the end of a drain) when that aborts first, or with the
+ * reason given to the returned `stop` (a client cut for not reading).
  */
 export function toRequestContext(
   request: IncomingMessage,
   response: ServerResponse,
   input: { clock: Clock; path: string; stop?: CancelSignal | undefined; trace?: Span | undefined },
-): { context: RequestContext; detach: () => void } {
+): { context: RequestContext; detach: () => void; stop: (reason: RouterError) => void } {
   const controller = createCancelController();
   const onClose = (): void => {
     if (!response.writableFinished)
@@ -77,5 +78,6 @@ export function toRequestContext(
       response.off('close', onClose);
       stop?.removeEventListener('abort', onStop);
     },
+    stop: (reason) => controller.abort(reason),
   };
 }

@@ -50,7 +50,10 @@ export interface RequestSummary {
   /** HTTP status sent (200 for a stream that later failed in-band). */
   status: number;
   errorCode: string | undefined;
-  /** The error's message, for rejections and 5xx answers only (upstream 4xx text is not repeated). */
+  /**
+   * The error's message, for rejections, 5xx answers and requests stopped by their client or a drain
+   * (autotier's own words: a client that closed, one cut for not reading); upstream 4xx text is not repeated.
+   */
   errorMessage?: string | undefined;
   attempts: number;
   fallbacks: number;

@@ -102,13 +102,21 @@ function toAnswer(
 ): { tokens: string[]; finishReason: string } {
   const { seed, spent } = budget;
   if (context.reply?.content !== undefined)
-    return truncate(splitIntoTokens(context.reply.content), view, spent);
+    return truncate(toRepeated(splitIntoTokens(context.reply.content), context.reply.repeat), view, spent);
   if (view.responseFormat !== undefined) return { tokens: toJsonTokens(view, context), finishReason: 'stop' };
   const natural = Math.min(
     context.tokensOverride ?? view.maxTokens ?? DEFAULT_COMPLETION_TOKENS,
     MAX_COMPLETION_TOKENS,
   );
   return truncate(toAnswerWords(context.backendId, seed, natural), view, spent);
+}
+
+/** `tokens` `times` over (the same strings, not copies). */
+function toRepeated(tokens: string[], times = 1): string[] {
+  if (times <= 1) return tokens;
+  const repeated: string[] = [];
+  for (let run = 0; run < times; run += 1) for (const token of tokens) repeated.push(token);
+  return repeated;
 }
 
 /**

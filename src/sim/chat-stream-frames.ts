@@ -54,10 +54,16 @@ function toChoiceEvents(choice: ChoicePlan, chunk: ChoiceChunk, meta: ResponseMe
   const events: string[] = [];
   for (const token of choice.reasoning) events.push(chunk(`{"reasoning_content":${JSON.stringify(token)}}`));
   const { topLogprobs } = meta;
+  // the same token string again (a repeated reply) reuses its event: framed once, not per token
+  let last: { token: string; event: string } | undefined;
   choice.content.forEach((token, position) => {
-    const delta = `{"content":${JSON.stringify(token)}}`;
-    if (topLogprobs === undefined) events.push(chunk(delta));
-    else events.push(chunk(delta, toLogprobsRest(token, position, topLogprobs)));
+    if (topLogprobs !== undefined) {
+      const delta = `{"content":${JSON.stringify(token)}}`;
+      events.push(chunk(delta, toLogprobsRest(token, position, topLogprobs)));
+      return;
+    }
+    if (last?.token !== token) last = { token, event: chunk(`{"content":${JSON.stringify(token)}}`) };
+    events.push(last.event);
   });
   choice.toolCalls.forEach((call, callIndex) => events.push(...toToolCallEvents(call, callIndex, chunk)));
   return events;

@@ -55,5 +55,12 @@ export async function sendCompletion(
     return;
   }
   const script = toStreamScript(prepared.toFrames(plan, meta), fault);
-  return runStream({ response, script, timing, sleep: backend.sleep, signal });
+  return runStream({
+    response,
+    script,
+    timing,
+    sleep: backend.sleep,
+    signal,
+    onWritten: (bytes) => backend.stats.countStreamed(bytes),
+  });
 }

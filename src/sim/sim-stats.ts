@@ -8,6 +8,7 @@ export interface SimStatsRecorder {
   requestEnded(): void;
   socketOpened(): void;
   socketClosed(): void;
+  countStreamed(bytes: number): void;
   snapshot(): SimStats;
   reset(): void;
 }
@@ -23,6 +24,7 @@ export function createSimStats(): SimStatsRecorder {
   let byFault: Record<string, number> = {};
   let inFlight = 0;
   let openSockets = 0;
+  let streamedBytes = 0;
   return {
     countRequest: (kind) => {
       counts.requests += 1;
@@ -46,7 +48,10 @@ export function createSimStats(): SimStatsRecorder {
     socketClosed: () => {
       openSockets -= 1;
     },
-    snapshot: () => ({ ...counts, byFault: { ...byFault }, inFlight, openSockets }),
+    countStreamed: (bytes) => {
+      streamedBytes += bytes;
+    },
+    snapshot: () => ({ ...counts, byFault: { ...byFault }, inFlight, openSockets, streamedBytes }),
     reset: () => {
       counts = {
         requests: 0,
@@ -56,6 +61,7 @@ export function createSimStats(): SimStatsRecorder {
         responsesRequests: 0,
       };
       byFault = {};
+      streamedBytes = 0;
     },
   };
 }

@@ -16,6 +16,11 @@ export interface SimLatency {
 /** What a scripted responder wants the backend to answer; unset fields keep the default behaviour. */
 export interface ResponderReply {
   content?: string;
+  /**
+   * Streams the tokens of `content` this many times over, each run framed once: a long answer that
+   * costs the simulator almost nothing to make (back-pressure tests stream tens of MB). @default 1
+   */
+  repeat?: number;
   toolCalls?: { name: string; arguments: string }[];
   /** Extra delay before the first token, in milliseconds, on top of the latency settings. */
   delayMs?: number;
@@ -124,6 +129,12 @@ export interface SimStats {
   inFlight: number;
   /** TCP connections currently open, including idle keep-alive ones. */
   openSockets: number;
+  /**
+   * Bytes of stream bodies handed to sockets. A large body is written in slices that wait for
+   * 'drain' (as vLLM's server waits on its transport), so this stays within a slice and the kernel's
+   * buffers of what the reader has taken.
+   */
+  streamedBytes: number;
 }
 
 export interface SimBackend {

@@ -64,6 +64,30 @@ describe('the attempt watchdog', () => {
     expect(code()).toBe('UPSTREAM_IDLE_TIMEOUT');
   });
 
+  it('does not count idle time while the read is paused for a reader that is behind, and counts again from the resume', () => {
+    const dog = start();
+    dog.onHeaders();
+    dog.onChunk(true);
+    vi.advanceTimersByTime(300);
+    dog.onPause();
+    vi.advanceTimersByTime(10_000);
+    expect(controller.signal.aborted).toBe(false);
+    dog.onResume();
+    vi.advanceTimersByTime(499);
+    expect(controller.signal.aborted).toBe(false);
+    vi.advanceTimersByTime(1);
+    expect(code()).toBe('UPSTREAM_IDLE_TIMEOUT');
+  });
+
+  it('still fires the total deadline while the read is paused', () => {
+    const dog = start(5000);
+    dog.onHeaders();
+    dog.onChunk(true);
+    dog.onPause();
+    vi.advanceTimersByTime(5000);
+    expect(code()).toBe('DEADLINE_EXCEEDED');
+  });
+
   it('starts the idle limit at the first content even when it is earlier than the first-token limit', () => {
     const dog = start();
     dog.onHeaders();

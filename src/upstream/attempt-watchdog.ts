@@ -12,6 +12,12 @@ export interface AttemptWatchdog {
   onHeaders(): void;
   /** Call on every chunk; `content` = the chunk carried content. */
   onChunk(content: boolean): void;
+  /**
+   * Call while the body is not read because its reader is behind (a client that does not read): the
+   * idle limit stops, since the deployment cannot send; `onResume` starts it again from then.
+   */
+  onPause(): void;
+  onResume(): void;
   /** The error a timer produced, if one fired. */
   reason(): RouterError | undefined;
   stop(): void;
@@ -74,6 +80,8 @@ export function createAttemptWatchdog(options: WatchdogOptions): AttemptWatchdog
   };
   let fired: RouterError | undefined;
   let timer: NodeJS.Timeout | undefined;
+  /** The idle limit was running when the read paused. */
+  let idleHeld = false;
   /** The earliest due time when the timer was armed. */
   let armedFor = Infinity;
   const earliest = (): { limit: Limit; at: number } => {
@@ -105,6 +113,7 @@ export function createAttemptWatchdog(options: WatchdogOptions): AttemptWatchdog
       due.connect = Infinity;
     },
     onChunk(content) {
+      if (idleHeld) return;
       if (due.idle !== Infinity) {
         due.idle = clock.now() + limits.idleMs;
         return;
@@ -114,10 +123,21 @@ export function createAttemptWatchdog(options: WatchdogOptions): AttemptWatchdog
       due.idle = clock.now() + limits.idleMs;
       rearmIfEarlier();
     },
+    onPause() {
+      idleHeld = due.idle !== Infinity;
+      due.idle = Infinity;
+    },
+    onResume() {
+      if (!idleHeld) return;
+      idleHeld = false;
+      due.idle = clock.now() + limits.idleMs;
+      rearmIfEarlier();
+    },
     reason: () => fired,
     stop() {
       clearTimeout(timer);
       timer = undefined;
+      idleHeld = false;
       due.connect = due.deadline = due.ttft = due.idle = Infinity;
     },
   };

@@ -79,8 +79,15 @@ class AttemptHandler implements Dispatcher.DispatchHandler {
             protocol: toStreamProtocol(request.path),
           });
     this.events = createEventQueue({
-      pause: () => this.dispatch?.pause(),
-      resume: () => this.dispatch?.resume(),
+      // a reader that is behind is not the deployment's stall: its idle limit waits with the read
+      pause: () => {
+        this.watchdog.onPause();
+        this.dispatch?.pause();
+      },
+      resume: () => {
+        this.watchdog.onResume();
+        this.dispatch?.resume();
+      },
       onClose: () => {
         this.release();
         // the reader stopped before the body ended: free the connection

@@ -6,9 +6,13 @@ const event = (data: string): UpstreamEvent => ({ data, chunk: {}, firstContent:
 const texts = (result: IteratorResult<UpstreamEvent[]>): string[] =>
   result.done === true ? [] : result.value.map((item) => item.data);
 
-function setup(highWater?: number) {
+function setup(highWater?: number, highWaterChars?: number) {
   const hooks = { pause: vi.fn(), resume: vi.fn(), onClose: vi.fn() };
-  const queue = createEventQueue({ ...hooks, ...(highWater === undefined ? {} : { highWater }) });
+  const queue = createEventQueue({
+    ...hooks,
+    ...(highWater === undefined ? {} : { highWater }),
+    ...(highWaterChars === undefined ? {} : { highWaterChars }),
+  });
   return { queue, hooks, iterator: queue[Symbol.asyncIterator]() };
 }
 
@@ -53,6 +57,19 @@ describe('the upstream event queue', () => {
     expect(hooks.pause).toHaveBeenCalledTimes(1);
     expect(texts(await iterator.next())).toEqual(['1', '2', '3']);
     expect(hooks.resume).toHaveBeenCalledTimes(1);
+  });
+
+  it('pauses the producer above the character high-water mark, however few the events', async () => {
+    const { queue, hooks, iterator } = setup(4096, 10);
+    queue.push([event('x'.repeat(6))]);
+    expect(hooks.pause).not.toHaveBeenCalled();
+    queue.push([event('y'.repeat(6))]);
+    expect(hooks.pause).toHaveBeenCalledTimes(1);
+    expect(texts(await iterator.next())).toHaveLength(2);
+    expect(hooks.resume).toHaveBeenCalledTimes(1);
+    // the count starts again from the batch handed over
+    queue.push([event('z'.repeat(6))]);
+    expect(hooks.pause).toHaveBeenCalledTimes(1);
   });
 
   it('drops what is pushed after the reader returned, and closes at once', async () => {

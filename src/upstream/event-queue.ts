@@ -3,7 +3,9 @@ import type { UpstreamEvent } from './upstream.js';
 /**
  * The hand-over from the HTTP client's callbacks (push) to the balancer's `for await` (pull). Events
  * pushed in one turn of the event loop (one network read) reach the reader as one batch. Past
- * `highWater` queued events the producer is paused until the reader catches up.
+ * `highWater` queued events or `highWaterChars` queued characters the producer is paused until the
+ * reader catches up: a reader that stops (its client does not read) holds a bounded buffer, and the
+ * deployment feels TCP back-pressure.
  */
 export interface EventQueue extends AsyncIterable<UpstreamEvent[]> {
   push(events: readonly UpstreamEvent[]): void;
@@ -14,6 +16,11 @@ export interface EventQueue extends AsyncIterable<UpstreamEvent[]> {
 export interface EventQueueOptions {
   /** Queued events above which `pause` is called. @default 4096 */
   highWater?: number;
+  /**
+   * Queued characters of event data above which `pause` is called. @default 262144 (256 Ki: about a
+   * thousand token chunks; each is held twice, as its text and its parsed chunk)
+   */
+  highWaterChars?: number;
   pause(): void;
   resume(): void;
   /** Called once when the reader is done: at the end, at an error, or when it stops early. */
@@ -27,7 +34,9 @@ type Waiter = {
 
 export function createEventQueue(options: EventQueueOptions): EventQueue {
   const highWater = options.highWater ?? 4096;
+  const highWaterChars = options.highWaterChars ?? 256 * 1024;
   let queued: UpstreamEvent[] = [];
+  let queuedChars = 0;
   let ended = false;
   let failure: Error | undefined;
   let closed = false;
@@ -44,6 +53,7 @@ export function createEventQueue(options: EventQueueOptions): EventQueue {
     if (queued.length > 0) {
       const batch = queued;
       queued = [];
+      queuedChars = 0;
       if (paused) {
         paused = false;
         options.resume();
@@ -84,6 +94,7 @@ export function createEventQueue(options: EventQueueOptions): EventQueue {
     },
     return() {
       queued = [];
+      queuedChars = 0;
       close();
       return Promise.resolve({ done: true, value: undefined });
     },
@@ -91,8 +102,11 @@ export function createEventQueue(options: EventQueueOptions): EventQueue {
   return {
     push(events) {
       if (closed || ended || failure !== undefined || events.length === 0) return;
-      for (const event of events) queued.push(event);
-      if (!paused && queued.length > highWater) {
+      for (const event of events) {
+        queued.push(event);
+        queuedChars += event.data.length;
+      }
+      if (!paused && (queued.length > highWater || queuedChars > highWaterChars)) {
         paused = true;
         options.pause();
       }

@@ -6,6 +6,8 @@ function setup() {
   const chunks: boolean[] = [];
   const watchdog: AttemptWatchdog = {
     onHeaders: () => undefined,
+    onPause: () => undefined,
+    onResume: () => undefined,
     onChunk: (content) => chunks.push(content),
     reason: () => undefined,
     stop: () => undefined,
@@ -99,6 +101,8 @@ describe('the upstream event reader', () => {
   it('masks the deployment key in an in-stream error', () => {
     const watchdog: AttemptWatchdog = {
       onHeaders: () => undefined,
+      onPause: () => undefined,
+      onResume: () => undefined,
       onChunk: () => undefined,
       reason: () => undefined,
       stop: () => undefined,

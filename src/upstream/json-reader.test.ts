@@ -7,6 +7,8 @@ function watchdog(): AttemptWatchdog & { chunks: boolean[] } {
   return {
     chunks,
     onHeaders: () => undefined,
+    onPause: () => undefined,
+    onResume: () => undefined,
     onChunk: (content) => chunks.push(content),
     reason: () => undefined,
     stop: () => undefined,

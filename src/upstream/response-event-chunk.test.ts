@@ -6,6 +6,8 @@ import { toChunkFromResponseEvent } from './response-event-chunk.js';
 
 const watchdog: AttemptWatchdog = {
   onHeaders: () => undefined,
+  onPause: () => undefined,
+  onResume: () => undefined,
   onChunk: () => undefined,
   reason: () => undefined,
   stop: () => undefined,
