@@ -2,7 +2,7 @@
 # The same steps run in CI without a Docker engine: `.ci/run` does `npm ci` + `npm run build`, and
 # `.ci/production-start.sh` does `npm ci --omit=dev` + `node dist/main.js` and checks /health.
 
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -11,7 +11,7 @@ COPY scripts ./scripts
 COPY src ./src
 RUN npm run build
 
-FROM node:20-bookworm-slim AS runtime
+FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production \
     AUTOTIER_PORT=4000 \
     AUTOTIER_HOST=0.0.0.0 \

@@ -9,8 +9,9 @@
 import { existsSync } from 'node:fs';
 import { createTokenCounter } from '../src/policy/token-counter.js';
 import { createQwenReference, readPromptEntries, SAMPLE_TOOLS } from '../test/helpers/qwen-reference.js';
+import { toReadablePath } from '../train/training-inputs.js';
 
-const DEV_SET = '/work/shared/datasets/dev.jsonl';
+const DEV_SET = toReadablePath('../shared/datasets/dev.jsonl', process.cwd());
 const files = ['eval/prompts.jsonl', ...(existsSync(DEV_SET) ? [DEV_SET] : []), ...process.argv.slice(2)];
 
 interface Tally {

@@ -7,9 +7,10 @@ import {
   SAMPLE_TOOLS,
   type QwenReference,
 } from '../helpers/qwen-reference.js';
+import { toReadablePath } from '../../train/training-inputs.js';
 
 /** The shared dev set (684 real prompts) lives beside the repository, not in it. */
-const DEV_SET = '/work/shared/datasets/dev.jsonl';
+const DEV_SET = toReadablePath('../shared/datasets/dev.jsonl', process.cwd());
 
 /**
  * No prompt the context-length rule calls a fit is over the window by Qwen3's real count: the
