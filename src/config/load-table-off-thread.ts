@@ -75,9 +75,9 @@ export function createOffThreadLoader(options: OffThreadLoaderOptions = {}): Off
           new RouterError({ code: 'CONFIG_INVALID', message: reply.message, cause: reply.problems }),
         );
     });
-    started.on('error', (error) => {
+    started.on('error', (error: unknown) => {
       if (worker === started) worker = undefined;
-      failAll(`the loading thread failed: ${error.message}`);
+      failAll(`the loading thread failed: ${error instanceof Error ? error.message : String(error)}`);
     });
     started.on('exit', (code) => {
       if (worker === started) worker = undefined;
