@@ -48,13 +48,31 @@ export function createBalancer(options: BalancerOptions): Balancer {
     if (found === undefined) names.set(table, (found = toInternalNames(table.deployments)));
     return found;
   };
+  const named = (error: unknown): unknown =>
+    error instanceof RouterError ? withInternalNames(error, internalNames(parts.table())) : error;
   return {
-    // the error that ends a request carries the table's hosts, so a non-admin key never sees them
+    // the error that ends a request, before or after its commit point, carries the table's hosts, so a
+    // non-admin key never sees them
     execute: (request) =>
-      execute(parts, request).catch((error: unknown) => {
-        throw error instanceof RouterError ? withInternalNames(error, internalNames(parts.table())) : error;
-      }),
+      execute(parts, request).then(
+        (result) => ({ ...result, rest: withNamedErrors(result.rest, named) }),
+        (error: unknown) => {
+          throw named(error);
+        },
+      ),
   };
+}
+
+/** The events after the commit point, with an error that breaks them passed through `named`. */
+async function* withNamedErrors<T>(
+  rest: AsyncIterable<T>,
+  named: (error: unknown) => unknown,
+): AsyncIterable<T> {
+  try {
+    yield* rest;
+  } catch (error) {
+    throw named(error);
+  }
 }
 
 /** Runs the request, then settles the 5xx it held (whose fault they were) however it ended. */

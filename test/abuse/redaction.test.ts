@@ -77,6 +77,22 @@ function hostileText(): string {
 
 function startHostileUpstream(): Promise<{ server: Server; url: string }> {
   const server = createServer((request, response) => {
+    if (request.url?.startsWith('/midstream') === true) {
+      // one content token, then vLLM's in-band error event: the failure comes after the commit point
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      const chunk = {
+        id: 'chatcmpl-1',
+        object: 'chat.completion.chunk',
+        created: 1,
+        model: 'midstream-model',
+        choices: [{ index: 0, delta: { role: 'assistant', content: 'Hello' }, finish_reason: null }],
+      };
+      response.write(`data: ${JSON.stringify(chunk)}\n\n`);
+      // the table's own host first: an in-band message reaches the client cut short
+      const message = `gpu-node-7 dropped the stream; ${hostileText()}`;
+      response.end(`data: ${JSON.stringify({ error: { message, code: 500 } })}\n\n`);
+      return;
+    }
     const status = request.url?.startsWith('/fail') === true ? 500 : 400;
     response.writeHead(status, { 'content-type': 'application/json' });
     response.end(JSON.stringify({ error: { message: hostileText(), type: 'BadRequestError' } }));
@@ -113,10 +129,16 @@ describe('redaction of credentials and internal names an upstream sends', () => 
         deployments: [
           deployment('hostile', `${upstream.url}/v1`),
           deployment('failing', `${upstream.url}/fail/v1`),
+          deployment('midstream', `${upstream.url}/midstream/v1`),
           // never called: its host is an internal name the upstream's text mentions
           deployment('spare', 'http://gpu-node-7:8000/v1'),
         ],
-        tiers: { SIMPLE: tier, MODERATE: tier, COMPLEX: failing, EXPERT: { ...tier, group: ['spare'] } },
+        tiers: {
+          SIMPLE: tier,
+          MODERATE: { ...tier, group: ['midstream'] },
+          COMPLEX: failing,
+          EXPERT: { ...tier, group: ['spare'] },
+        },
         balancer: { retry: { max_attempts: 1 } },
         api_keys: [
           { name: 'user', sha256: hashKey('sk-user') },
@@ -185,6 +207,22 @@ describe('redaction of credentials and internal names an upstream sends', () => 
     );
     const text = await response.text();
     expect(leaked(text)).toEqual([]);
+    expect(leaked(JSON.stringify(logger.lines))).toEqual([]);
+  });
+
+  it("masks credentials and the table's hosts in an in-band error after the first token", async () => {
+    const response = await postChat(
+      url,
+      { model: 'midstream-model', messages: HELLO, stream: true },
+      { authorization: 'Bearer sk-user' },
+    );
+    const text = await response.text();
+    expect(response.status).toBe(200);
+    expect(text).toContain('Hello');
+    expect(text).toContain('"error"');
+    expect(text).not.toContain('[DONE]');
+    expect(leaked(text)).toEqual([]);
+    expect(INTERNAL.filter((name) => text.includes(name))).toEqual([]);
     expect(leaked(JSON.stringify(logger.lines))).toEqual([]);
   });
 });
