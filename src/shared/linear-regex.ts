@@ -1,5 +1,6 @@
 import { RegExpParser, type AST } from '@eslint-community/regexpp';
 import { RE2JS } from 're2js';
+import { complementRanges, MAX_CODE_POINT, WHITE_SPACE } from './char-ranges.js';
 
 /**
  * Operator regexes (routing-table rule patterns) run on RE2 (re2js, a pure-JS port): its automaton
@@ -28,32 +29,6 @@ interface Flags {
   ignoreCase: boolean;
   multiline: boolean;
   dotAll: boolean;
-}
-
-/** JavaScript's `\s`: WhiteSpace and LineTerminator of ECMA-262 (\t \n \v \f \r, space, Zs, U+FEFF, U+2028/9). */
-const SPACE_RANGES: readonly (readonly [number, number])[] = [
-  [0x09, 0x0d],
-  [0x20, 0x20],
-  [0xa0, 0xa0],
-  [0x1680, 0x1680],
-  [0x2000, 0x200a],
-  [0x2028, 0x2029],
-  [0x202f, 0x202f],
-  [0x205f, 0x205f],
-  [0x3000, 0x3000],
-  [0xfeff, 0xfeff],
-];
-const MAX_CODE_POINT = 0x10ffff;
-
-function toComplement(ranges: readonly (readonly [number, number])[]): [number, number][] {
-  const complement: [number, number][] = [];
-  let next = 0;
-  for (const [low, high] of ranges) {
-    if (low > next) complement.push([next, low - 1]);
-    next = high + 1;
-  }
-  if (next <= MAX_CODE_POINT) complement.push([next, MAX_CODE_POINT]);
-  return complement;
 }
 
 const ALPHANUMERIC = /^[A-Za-z0-9]$/;
@@ -93,8 +68,8 @@ function toRangesSource(ranges: readonly (readonly [number, number])[]): string 
     .join('');
 }
 
-const SPACE = toRangesSource(SPACE_RANGES);
-const NOT_SPACE = toRangesSource(toComplement(SPACE_RANGES));
+const SPACE = toRangesSource(WHITE_SPACE);
+const NOT_SPACE = toRangesSource(complementRanges(WHITE_SPACE, MAX_CODE_POINT));
 const ANY = `[\\x{0}-\\x{${MAX_CODE_POINT.toString(16)}}]`;
 const NOTHING = `[^\\x{0}-\\x{${MAX_CODE_POINT.toString(16)}}]`;
 const NOT_LINE_END = '[^\\x{a}\\x{d}\\x{2028}\\x{2029}]';
