@@ -8,6 +8,18 @@ export interface PairTable {
   /** Id of the token `left` + `right` merge into, or -1 when the pair never merges. */
   get(left: number, right: number): number;
   readonly size: number;
+  /** The table's arrays, over SharedArrayBuffers: a counting thread reads the same memory (`toPairTable`). */
+  readonly parts: PairTableParts;
+}
+
+/**
+ * A pair table as plain data that can be posted to a worker thread without a copy: both arrays are
+ * views of SharedArrayBuffers, so every thread of a process reads one copy of the merges.
+ */
+export interface PairTableParts {
+  slots: Int32Array;
+  dense: Int32Array;
+  size: number;
 }
 
 export interface PairTableBuilder {
@@ -32,11 +44,15 @@ const DENSE_IDS = 256;
 
 /** Slots of four int32s (left + 1, right, merged, unused): one probe reads one cache line. */
 class OpenPairTable implements PairTable {
-  constructor(
-    private readonly slots: Int32Array,
-    private readonly dense: Int32Array,
-    readonly size: number,
-  ) {}
+  private readonly slots: Int32Array;
+  private readonly dense: Int32Array;
+  readonly size: number;
+
+  constructor(readonly parts: PairTableParts) {
+    this.slots = parts.slots;
+    this.dense = parts.dense;
+    this.size = parts.size;
+  }
 
   get(left: number, right: number): number {
     if (left < DENSE_IDS && right < DENSE_IDS) return this.dense[left * DENSE_IDS + right] ?? -1;
@@ -49,6 +65,16 @@ class OpenPairTable implements PairTable {
       if (stored === left + 1 && slots[base + 1] === right) return slots[base + 2] ?? -1;
     }
   }
+}
+
+/** A zeroed Int32Array over a SharedArrayBuffer. */
+export function toSharedInt32Array(length: number): Int32Array {
+  return new Int32Array(new SharedArrayBuffer(4 * length));
+}
+
+/** The table over parts a builder made (in this thread or, posted, in another). */
+export function toPairTable(parts: PairTableParts): PairTable {
+  return new OpenPairTable(parts);
 }
 
 /** Collects merges, then builds a table whose load factor is at most two thirds. */
@@ -64,8 +90,8 @@ export function createPairTableBuilder(): PairTableBuilder {
       const count = added.length / 3;
       let capacity = 1024;
       while (capacity * 2 < count * 3) capacity *= 2;
-      const slots = new Int32Array(capacity * 4);
-      const dense = new Int32Array(DENSE_IDS * DENSE_IDS).fill(-1);
+      const slots = toSharedInt32Array(capacity * 4);
+      const dense = toSharedInt32Array(DENSE_IDS * DENSE_IDS).fill(-1);
       const mask = capacity - 1;
       let size = 0;
       for (let index = 0; index < added.length; index += 3) {
@@ -82,7 +108,7 @@ export function createPairTableBuilder(): PairTableBuilder {
         if (left < DENSE_IDS && right < DENSE_IDS) dense[left * DENSE_IDS + right] = merged;
         size += 1;
       }
-      return new OpenPairTable(slots, dense, size);
+      return new OpenPairTable({ slots, dense, size });
     },
   };
 }
