@@ -1,3 +1,4 @@
+import { loadCompiledSpec } from './compiled-tables.js';
 import { loadQwen3 } from './load-qwen3.js';
 import { loadTiktoken } from './load-tiktoken.js';
 import { createTextCounter, type TextCounter, type TextCounterOptions } from './text-counter.js';
@@ -40,11 +41,19 @@ export function loadSharedSpecOffThread(name: TokenizerName): Promise<SharedToke
 }
 
 /**
+ * A tokenizer's shared tables: the ones the build compiled when they match the installed package, else
+ * built from the package on a thread of its own.
+ */
+export async function loadSharedSpec(name: TokenizerName): Promise<SharedTokenizerSpec> {
+  return (await loadCompiledSpec(name).catch(() => undefined)) ?? (await loadSharedSpecOffThread(name));
+}
+
+/**
  * Loads each tokenizer's tables once, over SharedArrayBuffers, for a counter and its counting threads
  * to share (a failed load is tried again on the next call).
  */
 export function createSharedSpecLoader(
-  load: (name: TokenizerName) => Promise<SharedTokenizerSpec> = loadSharedSpecOffThread,
+  load: (name: TokenizerName) => Promise<SharedTokenizerSpec> = loadSharedSpec,
 ): (name: TokenizerName) => Promise<SharedTokenizerSpec> {
   const specs = new Map<TokenizerName, Promise<SharedTokenizerSpec>>();
   return (name) => {

@@ -77,7 +77,52 @@ export function toPairTable(parts: PairTableParts): PairTable {
   return new OpenPairTable(parts);
 }
 
-/** Collects merges, then builds a table whose load factor is at most two thirds. */
+/**
+ * A table of merges given as (left, right, merged) triples, a table whose load factor is at most two
+ * thirds; the first triple for a pair wins.
+ */
+export function buildPairTable(triples: Int32Array): PairTable {
+  const count = Math.floor(triples.length / 3);
+  let capacity = 1024;
+  while (capacity * 2 < count * 3) capacity *= 2;
+  const slots = toSharedInt32Array(capacity * 4);
+  const dense = toSharedInt32Array(DENSE_IDS * DENSE_IDS).fill(-1);
+  const mask = capacity - 1;
+  let size = 0;
+  for (let index = 0; index + 2 < triples.length; index += 3) {
+    const left = triples[index] ?? 0;
+    const right = triples[index + 1] ?? 0;
+    const merged = triples[index + 2] ?? 0;
+    if (left < 0 || right < 0 || left > MAX_TOKEN_ID || right > MAX_TOKEN_ID)
+      throw new RangeError(`token id out of range: ${left}, ${right}`);
+    let slot = toSlot(left, right, mask);
+    while (slots[slot << 2] !== 0 && !(slots[slot << 2] === left + 1 && slots[(slot << 2) + 1] === right))
+      slot = (slot + 1) & mask;
+    if (slots[slot << 2] !== 0) continue;
+    slots[slot << 2] = left + 1;
+    slots[(slot << 2) + 1] = right;
+    slots[(slot << 2) + 2] = merged;
+    if (left < DENSE_IDS && right < DENSE_IDS) dense[left * DENSE_IDS + right] = merged;
+    size += 1;
+  }
+  return new OpenPairTable({ slots, dense, size });
+}
+
+/** The table's merges as (left, right, merged) triples, in slot order (`buildPairTable` rebuilds it). */
+export function toPairTriples(parts: PairTableParts): Int32Array {
+  const triples = new Int32Array(parts.size * 3);
+  let next = 0;
+  for (let base = 0; base < parts.slots.length; base += 4) {
+    const left = parts.slots[base] ?? 0;
+    if (left === 0) continue;
+    triples[next++] = left - 1;
+    triples[next++] = parts.slots[base + 1] ?? 0;
+    triples[next++] = parts.slots[base + 2] ?? 0;
+  }
+  return triples;
+}
+
+/** Collects merges, then builds the table (`buildPairTable`). */
 export function createPairTableBuilder(): PairTableBuilder {
   const added: number[] = [];
   return {
@@ -86,29 +131,6 @@ export function createPairTableBuilder(): PairTableBuilder {
         throw new RangeError(`token id out of range: ${left}, ${right}`);
       added.push(left, right, merged);
     },
-    build() {
-      const count = added.length / 3;
-      let capacity = 1024;
-      while (capacity * 2 < count * 3) capacity *= 2;
-      const slots = toSharedInt32Array(capacity * 4);
-      const dense = toSharedInt32Array(DENSE_IDS * DENSE_IDS).fill(-1);
-      const mask = capacity - 1;
-      let size = 0;
-      for (let index = 0; index < added.length; index += 3) {
-        const left = added[index] ?? 0;
-        const right = added[index + 1] ?? 0;
-        const merged = added[index + 2] ?? 0;
-        let slot = toSlot(left, right, mask);
-        while (slots[slot << 2] !== 0 && !(slots[slot << 2] === left + 1 && slots[(slot << 2) + 1] === right))
-          slot = (slot + 1) & mask;
-        if (slots[slot << 2] !== 0) continue;
-        slots[slot << 2] = left + 1;
-        slots[(slot << 2) + 1] = right;
-        slots[(slot << 2) + 2] = merged;
-        if (left < DENSE_IDS && right < DENSE_IDS) dense[left * DENSE_IDS + right] = merged;
-        size += 1;
-      }
-      return new OpenPairTable({ slots, dense, size });
-    },
+    build: () => buildPairTable(Int32Array.from(added)),
   };
 }
