@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, open, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildPairTable, toPairTriples, toSharedInt32Array } from './pair-table.js';
+import { buildPairTable, createPairTableWriter, toPairTriples, toSharedInt32Array } from './pair-table.js';
 import type { PatternName } from './piece-scanner.js';
 import type { TokenizerName } from './tokenizer-name.js';
 import type { SharedTokenizerSpec, TokenizerSpec } from './tokenizer-spec.js';
@@ -85,11 +85,9 @@ export function fromCompiledTables(
   bytes: Uint8Array,
   expected: { tokenizer: TokenizerName; source: string },
 ): SharedTokenizerSpec | undefined {
-  if (!isLittleEndian || bytes.length < 8 || Buffer.from(bytes.subarray(0, 4)).toString('latin1') !== MAGIC)
-    return undefined;
-  const length = new DataView(bytes.buffer, bytes.byteOffset).getUint32(4, true);
-  const header = JSON.parse(Buffer.from(bytes.subarray(8, 8 + length)).toString('utf8')) as CompiledHeader;
-  const start = Math.ceil((8 + length) / 4) * 4;
+  const found = readHeader(bytes);
+  if (found === undefined) return undefined;
+  const { header, start } = found;
   if (header.tokenizer !== expected.tokenizer || header.source !== expected.source) return undefined;
   if (bytes.length !== start + 4 * (256 + 3 * header.merges)) return undefined;
   // a copy: the file's buffer need not be 4-byte aligned, and the tables go to shared memory anyway
@@ -106,11 +104,57 @@ export function fromCompiledTables(
   };
 }
 
-/** The compiled tables of a tokenizer, or undefined when there are none or they are for another version. */
+/** Merges read per chunk: 4096 (48 KiB), so no copy of the file is ever whole in memory. */
+const CHUNK_MERGES = 4096;
+
+/** The header and where the tables start, when the first bytes are a compiled file's; else undefined. */
+function readHeader(bytes: Uint8Array): { header: CompiledHeader; start: number } | undefined {
+  if (!isLittleEndian || bytes.length < 8 || Buffer.from(bytes.subarray(0, 4)).toString('latin1') !== MAGIC)
+    return undefined;
+  const length = new DataView(bytes.buffer, bytes.byteOffset).getUint32(4, true);
+  if (bytes.length < 8 + length) return undefined;
+  const header = JSON.parse(Buffer.from(bytes.subarray(8, 8 + length)).toString('utf8')) as CompiledHeader;
+  return { header, start: Math.ceil((8 + length) / 4) * 4 };
+}
+
+/**
+ * The compiled tables of a tokenizer, or undefined when there are none or they are for another version
+ * of its package. Read in chunks straight into the shared table: the start allocates nothing else.
+ */
 export async function loadCompiledSpec(name: TokenizerName): Promise<SharedTokenizerSpec | undefined> {
   const path = fileURLToPath(toTablesUrl(name));
   if (!existsSync(path)) return undefined;
-  return fromCompiledTables(await readFile(path), { tokenizer: name, source: toTablesSource(name) });
+  const file = await open(path, 'r');
+  try {
+    const { size } = await file.stat();
+    const first = new Uint8Array(Math.min(size, 65_536));
+    await file.read(first, 0, first.length, 0);
+    const found = readHeader(first);
+    if (found === undefined) return undefined;
+    const { header, start } = found;
+    if (header.tokenizer !== name || header.source !== toTablesSource(name)) return undefined;
+    if (size !== start + 4 * (256 + 3 * header.merges)) return undefined;
+    const byteIds = toSharedInt32Array(256);
+    await file.read(new Uint8Array(byteIds.buffer), 0, 1024, start);
+    const writer = createPairTableWriter(header.merges);
+    const chunk = new Int32Array(3 * CHUNK_MERGES);
+    const chunkBytes = new Uint8Array(chunk.buffer);
+    for (let merge = 0; merge < header.merges; merge += CHUNK_MERGES) {
+      const merges = Math.min(CHUNK_MERGES, header.merges - merge);
+      await file.read(chunkBytes, 0, 12 * merges, start + 1024 + 12 * merge);
+      for (let index = 0; index < 3 * merges; index += 3)
+        writer.add(chunk[index] ?? 0, chunk[index + 1] ?? 0, chunk[index + 2] ?? 0);
+    }
+    return {
+      byteIds,
+      pairs: writer.finish().parts,
+      pattern: header.pattern,
+      normalizeNfc: header.normalizeNfc,
+      addedTokens: header.addedTokens,
+    };
+  } finally {
+    await file.close();
+  }
 }
 
 /** Compiles every tokenizer's tables into `folder` (the build runs this). */
