@@ -1,4 +1,5 @@
 import type { AbuseMeasurement } from './measure-abuse.js';
+import type { ProductionStartMemory } from './measure-production-start.js';
 import type { Frontier } from './measure-frontier.js';
 import type { TokenAccuracy } from './measure-token-accuracy.js';
 import type { Corpus, CorpusCosts } from './measure-local-costs.js';
@@ -55,7 +56,12 @@ export interface BenchData {
     capacity: Partial<Record<RouteName, StreamCapacity>>;
     levels: readonly number[];
   };
-  memory: { autotier: MemoryReadings; portkey?: MemoryReadings };
+  memory: {
+    autotier: MemoryReadings;
+    portkey?: MemoryReadings;
+    /** `node dist/main.js` on the default table and Portkey, each idle after 10 s, before the load. */
+    productionStart?: ProductionStartMemory | Unavailable;
+  };
   /** 1 MB hostile bodies beside a normal-traffic baseline (issue 16). */
   abuse?: AbuseMeasurement | Unavailable;
   profile?: ProfileSummary | Unavailable;

@@ -86,6 +86,11 @@ async function compile(projectRoot: string, outDir: string): Promise<string[]> {
 }
 
 /** True when `built` holds main.js and nothing under `source` was modified after it. */
+/** Whether dist/ holds a main.js newer than every file of src/ (`npm run build` since the last edit). */
+export function isDistFresh(projectRoot: string): boolean {
+  return isFresh(join(projectRoot, 'dist'), join(projectRoot, 'src'));
+}
+
 function isFresh(built: string, source: string): boolean {
   const main = join(built, 'main.js');
   if (!existsSync(main)) return false;

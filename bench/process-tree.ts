@@ -5,15 +5,30 @@ import { readdirSync, readFileSync } from 'node:fs';
  * issue 8 and for spotting the worker processes of `autotier --workers N`.
  */
 
-/** Resident set size from /proc/<pid>/status `VmRSS`, in MiB; undefined when the process is gone. */
-export function readRssMiB(pid: number): number | undefined {
+/** A kB field of /proc/<pid>/status, in MiB; undefined when the process is gone. */
+function readStatusMiB(pid: number, field: 'VmRSS' | 'VmHWM'): number | undefined {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const match = /^VmRSS:\s+(\d+)\s+kB$/m.exec(status);
+    const match = new RegExp(`^${field}:\\s+(\\d+)\\s+kB$`, 'm').exec(status);
     return match?.[1] === undefined ? undefined : Number(match[1]) / 1024;
   } catch {
     return undefined;
   }
+}
+
+/** Resident set size from /proc/<pid>/status `VmRSS`, in MiB; undefined when the process is gone. */
+export function readRssMiB(pid: number): number | undefined {
+  return readStatusMiB(pid, 'VmRSS');
+}
+
+/**
+ * Largest resident set size the kernel saw since the process started (`VmHWM`), in MiB, summed over
+ * the process and its descendants: a start's peak, which a sampler could miss between two readings.
+ */
+export function readTreePeakRssMiB(pid: number): number | undefined {
+  const own = readStatusMiB(pid, 'VmHWM');
+  if (own === undefined) return undefined;
+  return listDescendants(pid).reduce((sum, child) => sum + (readStatusMiB(child, 'VmHWM') ?? 0), own);
 }
 
 /**

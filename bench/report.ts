@@ -76,6 +76,7 @@ export function toReport(data: BenchData): Report {
   addFrontier(figures, data);
   addStreams(figures, data);
   addMemory(figures, data.memory.autotier, data.memory.portkey);
+  addProductionStart(figures, data.memory.productionStart);
   addCosts(figures, data);
   addAbuse(figures, data);
   addTokenAccuracy(figures, data);
@@ -206,6 +207,29 @@ function addStreams(figures: Record<string, Figure>, data: BenchData): void {
     ),
     ...(atTop === undefined ? { note: 'not reached (a lower level failed)' } : {}),
   };
+}
+
+/** The production start's idle and peak RSS beside Portkey's, when the section ran. */
+function addProductionStart(
+  figures: Record<string, Figure>,
+  start: BenchData['memory']['productionStart'],
+): void {
+  if (start === undefined || 'unavailable' in start) return;
+  const seconds = Math.round(start.idleAfterMs / 1000);
+  const theirs = (key: 'idleMiB' | 'peakMiB'): number | undefined =>
+    start.portkey === undefined ? undefined : round3(start.portkey[key]);
+  figures['memory.production_idle_mib'] = figure(
+    `RSS of a production start (node dist/main.js, default table), idle after ${seconds} s`,
+    'MiB',
+    round3(start.autotier.idleMiB),
+    theirs('idleMiB'),
+  );
+  figures['memory.production_peak_mib'] = figure(
+    'RSS peak of a production start (VmHWM), up to the idle reading',
+    'MiB',
+    round3(start.autotier.peakMiB),
+    theirs('peakMiB'),
+  );
 }
 
 function addMemory(

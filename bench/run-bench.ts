@@ -1,6 +1,7 @@
 // The issue 8 benchmark: `npm run bench` (about 6 minutes) or `npm run bench -- --quick`.
 // Flags: --quick, --router auto|dist|build|tsx, --no-portkey, --no-references, --profile /
-// --no-profile, --no-workers, --out <file> (default bench/results/latest.json). See bench/README.md.
+// --no-profile, --no-workers, --out <file> (default bench/results/latest.json), --memory-only (the
+// production start's memory beside Portkey's, about 25 s, printed; nothing written). See bench/README.md.
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -11,11 +12,12 @@ import type { BenchData, Unavailable } from './bench-data.js';
 import { BODIES } from './bench-fleet.js';
 import { FULL_SETTINGS, QUICK_SETTINGS, type BenchSettings } from './bench-settings.js';
 import { requireTarget, startStack, type Stack } from './bench-stack.js';
-import { prepareCodeEntries, type EntryKind } from './code-entries.js';
+import { isDistFresh, prepareCodeEntries, type EntryKind } from './code-entries.js';
 import { resolveModelFile } from './local-model-file.js';
 import type { Frontier } from './measure-frontier.js';
 import { measureAbuse, type AbuseMeasurement } from './measure-abuse.js';
 import { measureLocalCosts } from './measure-local-costs.js';
+import { measureProductionStart, type ProductionStartMemory } from './measure-production-start.js';
 import { measureTokenAccuracy } from './measure-token-accuracy.js';
 import { measureRouters, searchFrontier } from './measure-routers.js';
 import { formatReport } from './print-report.js';
@@ -34,6 +36,7 @@ const { values: flags } = parseArgs({
     profile: { type: 'boolean', default: false },
     'no-profile': { type: 'boolean', default: false },
     'no-workers': { type: 'boolean', default: false },
+    'memory-only': { type: 'boolean', default: false },
     out: { type: 'string', default: join(projectRoot, 'bench/results/latest.json') },
   },
 });
@@ -75,6 +78,9 @@ async function main(): Promise<void> {
       'src/classify/model/local-model.json is missing: a stand-in model was trained from data/written-train.jsonl for this run (same format; cost representative, accuracy not)',
     );
 
+  log('memory of a production start (node dist/main.js, default table) and of Portkey, idle after 10 s');
+  const productionStart = await measureProductionStartSection(!flags['no-portkey']);
+
   log('measuring the classifier and the token counter in-process');
   const costs = await measureLocalCosts({ projectRoot, modelFile: model.path, scale: settings.costScale });
   log('measuring token counts of the eval prompts against the exact encoders');
@@ -108,12 +114,30 @@ async function main(): Promise<void> {
     notes,
   };
   const data: BenchData = { meta, costs, tokenAccuracy, ...routers };
+  data.memory.productionStart = productionStart;
   data.abuse = await measureAbuseSection(stack);
   data.frontier.autotierWorkers2 = await measureWorkers2(stack);
   if (wantsProfile()) data.profile = await runProfile(stack, data, tempDir);
   await stack.runner.close();
   finishMeta(data);
   writeReport(data);
+}
+
+/**
+ * The production start's memory, from dist/ as `npm run build` left it (with the compiled tokenizer
+ * tables); unavailable when dist/ is missing or older than src/ (a bench-only build is not what ships).
+ */
+async function measureProductionStartSection(
+  withPortkey: boolean,
+): Promise<ProductionStartMemory | Unavailable> {
+  const distDir = join(projectRoot, 'dist');
+  if (!isDistFresh(projectRoot))
+    return { unavailable: 'dist/ is missing or older than src/: run npm run build first' };
+  try {
+    return await measureProductionStart({ projectRoot, distDir, withPortkey });
+  } catch (error) {
+    return { unavailable: `production start failed: ${(error as Error).message}` };
+  }
 }
 
 /** The abuse section against the single-process autotier; a failure is reported, not fatal. */
@@ -259,7 +283,14 @@ function round1(value: number): number {
   return Math.round(value * 10) / 10;
 }
 
-main()
+/** `--memory-only`: the production start section alone, printed as JSON. */
+async function mainMemoryOnly(): Promise<void> {
+  log('memory of a production start (node dist/main.js, default table) and of Portkey, idle after 10 s');
+  const result = await measureProductionStartSection(!flags['no-portkey']);
+  process.stdout.write(`${JSON.stringify({ node: process.version, productionStart: result }, null, 2)}\n`);
+}
+
+(flags['memory-only'] ? mainMemoryOnly() : main())
   .catch((error: unknown) => {
     process.stderr.write(
       `bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,

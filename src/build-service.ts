@@ -153,8 +153,8 @@ export function buildService(options: ServiceOptions): Service {
   const prepareTokenizers = async (table: LoadedTable): Promise<void> => {
     const tokenizers = toTokenizerNames(table.table.deployments);
     const started = clock.now();
-    // the service's own counter warms its counting threads too; a shared test counter does not
-    await tokenCounter.prepare(tokenizers, { threads: options.tokenCounter === undefined });
+    // the counting threads start on the first long prompt, not here: an idle server holds no thread heaps
+    await tokenCounter.prepare(tokenizers);
     logger.info('tokenizers ready', { tokenizers, ms: Math.round(clock.now() - started) });
   };
   const tokenizersReady = prepareTokenizers(loaded);

@@ -29,7 +29,6 @@ import { startTracing } from './start-tracing.js';
 import { createTrafficLearning } from './traffic-learning.js';
 import { createMemoryStateStore } from './state/create-memory-state-store.js';
 import { createResilientStore } from './state/create-resilient-store.js';
-import { createRedisStateStore } from './state/redis-state-store.js';
 import type { StateStore } from './state/state-store.js';
 
 export interface StartOptions {
@@ -81,6 +80,8 @@ async function createSharedState(input: {
   const metrics = createMetrics();
   const url = input.env.AUTOTIER_REDIS_URL;
   if (url === undefined) return { metrics };
+  // ioredis loads only when Redis is configured
+  const { createRedisStateStore } = await import('./state/redis-state-store.js');
   const redis = createRedisStateStore({
     url,
     clock: systemClock,

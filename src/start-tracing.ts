@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Env } from './config/env.js';
 import { toTracingSettings } from './config/tracing-settings.js';
-import { createOtelTracing, type OtelTracing } from './observe/otel-tracer.js';
+import type { OtelTracing } from './observe/otel-tracer.js';
 import { PROJECT_ROOT } from './project-paths.js';
 import type { Clock } from './shared/clock.js';
 import type { Logger } from './shared/logger.js';
@@ -31,6 +31,8 @@ export async function startTracing(input: {
 }): Promise<OtelTracing | undefined> {
   const settings = toTracingSettings(input.env);
   if (settings === undefined) return undefined;
+  // the OpenTelemetry SDK loads only when tracing is on (about 4 MiB of code)
+  const { createOtelTracing } = await import('./observe/otel-tracer.js');
   const tracing = createOtelTracing({
     settings,
     clock: input.clock,

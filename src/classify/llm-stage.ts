@@ -1,4 +1,4 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import type { DeploymentConfig } from '../config/table-part-schemas.js';
 import { redactSecrets } from '../shared/redact.js';
 import type { ClassifyInput } from './classify-input.js';
@@ -67,11 +67,12 @@ export function toClassifierUserMessage(input: ClassifyInput): string {
 /** The classifier call through the openai SDK (maxRetries 0: only the cascade decides what happens next). */
 export function createLlmStage(options: LlmStageOptions): LlmStage {
   const { deployment } = options;
-  const client = new OpenAI({
-    baseURL: deployment.base_url,
-    apiKey: options.apiKey ?? 'none',
-    maxRetries: 0,
-  });
+  // the SDK is imported when a table has an LLM stage, not at the top: a local-only server never loads it
+  const client: Promise<OpenAI> = import('openai').then(
+    ({ default: OpenAIClient }) =>
+      new OpenAIClient({ baseURL: deployment.base_url, apiKey: options.apiKey ?? 'none', maxRetries: 0 }),
+  );
+  client.catch(() => undefined);
   return {
     target: { deploymentId: deployment.id, model: deployment.model },
     async ask(input, signal, traceHeaders) {
@@ -98,7 +99,9 @@ export function createLlmStage(options: LlmStageOptions): LlmStage {
         (options.systemPrompt.length + userMessage.length) / CHARACTERS_PER_TOKEN,
       );
       try {
-        const completion = await client.chat.completions.create(
+        const completion = await (
+          await client
+        ).chat.completions.create(
           body,
           traceHeaders === undefined ? { signal } : { signal, headers: { ...traceHeaders } },
         );

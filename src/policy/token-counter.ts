@@ -3,9 +3,10 @@ import { countImageParts, countUncountedParts } from '../shared/chat.js';
 import { createCountCache } from './count-cache.js';
 import { toTemplateParts, type ChatToCount } from './tokenizers/chat-template.js';
 import { createCountPool, type CountPool } from './tokenizers/count-pool.js';
-import { loadTextCounter } from './tokenizers/load-text-counter.js';
-import type { CountOptions, TextCounter } from './tokenizers/text-counter.js';
+import { createSharedSpecLoader } from './tokenizers/load-text-counter.js';
+import { createTextCounter, type CountOptions, type TextCounter } from './tokenizers/text-counter.js';
 import { toTokenizerName, type TokenizerName } from './tokenizers/tokenizer-name.js';
+import { fromSharedSpec } from './tokenizers/tokenizer-spec.js';
 
 export type { ChatToCount } from './tokenizers/chat-template.js';
 export type { TokenizerName } from './tokenizers/tokenizer-name.js';
@@ -121,10 +122,17 @@ function toEstimate(texts: readonly string[]): number {
 }
 
 export function createTokenCounter(options: TokenCounterOptions = {}): TokenCounter {
-  const load = options.load ?? ((name: TokenizerName) => loadTextCounter(name));
+  /** Each tokenizer's tables, loaded once and shared by this counter and its threads. */
+  const specOf = createSharedSpecLoader();
+  const load =
+    options.load ??
+    ((name: TokenizerName) => specOf(name).then((spec) => createTextCounter({ spec: fromSharedSpec(spec) })));
   const pool =
     options.pool ??
-    createCountPool({ threads: options.countThreads ?? (options.load === undefined ? undefined : 0) });
+    createCountPool({
+      threads: options.countThreads ?? (options.load === undefined ? undefined : 0),
+      loadSpec: specOf,
+    });
   const parallelFrom = options.parallelFrom ?? PARALLEL_FROM;
   const counters = new Map<TokenizerName, Promise<TextCounter>>();
   const cacheCharacters = options.cacheCharacters ?? 4_000_000;
@@ -243,7 +251,8 @@ export function createTokenCounter(options: TokenCounterOptions = {}): TokenCoun
       return { sum, largest: largest ?? sum };
     },
     async prepare(tokenizers, prepareOptions) {
-      await Promise.all(tokenizers.map(counterOf));
+      // one at a time: each load's thread peaks at about 100 MiB before it ends
+      for (const name of tokenizers) await counterOf(name);
       if (prepareOptions?.threads === true)
         for (const name of tokenizers) pool.prepare(name).catch(() => undefined);
     },

@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { RecordSink } from './record-sink.js';
 
 export interface RedisRecordListOptions {
@@ -12,16 +12,21 @@ export interface RedisRecordListOptions {
 
 /** A capped Redis list: RPUSH then LTRIM to the newest `maxRecords`, in one MULTI. */
 export function createRedisRecordList(options: RedisRecordListOptions): RecordSink {
-  const redis = new Redis(options.url, {
-    lazyConnect: false,
-    maxRetriesPerRequest: 1,
-    commandTimeout: options.commandTimeoutMs ?? 1000,
-    enableOfflineQueue: true,
+  // ioredis is imported here, not at the top: a server without a Redis sink never loads it (about 3 MiB)
+  const connecting: Promise<Redis> = import('ioredis').then(({ Redis }) => {
+    const redis = new Redis(options.url, {
+      lazyConnect: false,
+      maxRetriesPerRequest: 1,
+      commandTimeout: options.commandTimeoutMs ?? 1000,
+      enableOfflineQueue: true,
+    });
+    redis.on('error', () => undefined);
+    return redis;
   });
-  redis.on('error', () => undefined);
   return {
     async append(lines) {
       if (lines.length === 0) return;
+      const redis = await connecting;
       const results = await redis
         .multi()
         .rpush(options.key, ...lines)
@@ -31,6 +36,7 @@ export function createRedisRecordList(options: RedisRecordListOptions): RecordSi
       if (failed) throw failed;
     },
     async close() {
+      const redis = await connecting;
       await redis.quit().catch(() => redis.disconnect());
     },
   };

@@ -6,8 +6,9 @@ import { createCancelController } from '../../shared/cancel-signal.js';
 import { startWorkerEntry } from '../../shared/start-worker-entry.js';
 import { createCountPool, type CountPool } from './count-pool.js';
 import type { CountThreadReply } from './count-worker.js';
-import { loadTextCounter } from './load-text-counter.js';
-import type { TextCounter } from './text-counter.js';
+import { createSharedSpecLoader, loadTextCounter } from './load-text-counter.js';
+import { createTextCounter, type TextCounter } from './text-counter.js';
+import { fromSharedSpec, type SharedTokenizerSpec } from './tokenizer-spec.js';
 
 const THREADS = 2;
 
@@ -103,6 +104,62 @@ describe('counting on a pool of threads', () => {
       code: 'CLIENT_CLOSED',
     });
   });
+});
+
+/** A thread that loads anything at once and counts every segment as 1 token. */
+const ONE_TOKEN_WORKER = `
+const { parentPort } = require('node:worker_threads');
+parentPort.on('message', (request) => {
+  if (request.kind === 'load') parentPort.postMessage({ kind: 'loaded', tokenizer: request.tokenizer });
+  else parentPort.postMessage({ kind: 'counted', id: request.id, tokens: 1, steps: 1 });
+});`;
+
+/** Tables for threads that never read them. */
+const EMPTY_SPEC: SharedTokenizerSpec = {
+  byteIds: new Int32Array(256),
+  pairs: { slots: new Int32Array(4), dense: new Int32Array(1), size: 0 },
+  pattern: 'o200k',
+  normalizeNfc: false,
+  addedTokens: [],
+};
+
+describe('a pool at rest', () => {
+  it('ends its threads once no count has run for idleStopMs, and starts them again on the next long text', async () => {
+    const exits: Promise<number>[] = [];
+    const pool = createCountPool({
+      threads: 2,
+      idleStopMs: 50,
+      loadSpec: () => Promise.resolve(EMPTY_SPEC),
+      startThread: () => {
+        const worker = new Worker(ONE_TOKEN_WORKER, { eval: true });
+        exits.push(new Promise((resolve) => worker.once('exit', resolve)));
+        return worker;
+      },
+    });
+    expect(await pool.prepare('qwen3')).toBe(2);
+    expect((await pool.count('qwen3', 'x'.repeat(100_000)))?.tokens).toBe(2);
+    // both threads end by themselves: the test waits for their exits, not for a time
+    await Promise.all(exits);
+    expect(exits).toHaveLength(2);
+    expect(await pool.count('qwen3', 'x'.repeat(100_000))).toBeUndefined();
+    expect(exits).toHaveLength(4);
+    expect(await pool.prepare('qwen3')).toBe(2);
+    expect((await pool.count('qwen3', 'x'.repeat(100_000)))?.tokens).toBe(2);
+    await pool.close();
+  });
+
+  it('hands its threads the tables it holds, over shared memory (no copy per thread)', async () => {
+    const load = createSharedSpecLoader();
+    const spec = await load('o200k_base');
+    expect(spec.pairs.slots.buffer).toBeInstanceOf(SharedArrayBuffer);
+    expect(spec.pairs.dense.buffer).toBeInstanceOf(SharedArrayBuffer);
+    expect(spec.byteIds.buffer).toBeInstanceOf(SharedArrayBuffer);
+    expect(await load('o200k_base')).toBe(spec);
+    const text = toHostileText('minified-js', 20_000, 3);
+    const shared = createTextCounter({ spec: fromSharedSpec(spec) });
+    const own = await loadTextCounter('o200k_base');
+    expect(await shared.count(text)).toBe(await own.count(text));
+  }, 60_000);
 });
 
 describe('a pool that cannot count yet or loses a thread', () => {

@@ -6,14 +6,29 @@ import { startWorkerEntry } from '../../shared/start-worker-entry.js';
 import { createCountThread, type CountThread, type SegmentCount } from './count-thread.js';
 import { STOP_INDEX } from './count-worker.js';
 import { toSegmentRanges, toSegmentText } from './segment-ranges.js';
+import { createSharedSpecLoader } from './load-text-counter.js';
 import type { TokenizerName } from './tokenizer-name.js';
+import type { SharedTokenizerSpec } from './tokenizer-spec.js';
 
 export interface CountPoolOptions {
   /** Counting threads; 0 disables the pool. @default min(4, availableParallelism()) */
   threads?: number | undefined;
   /** Starts one counting thread (tests pass their own). @default the count-worker entry */
   startThread?: () => Worker;
+  /**
+   * A tokenizer's tables, shared with the threads (the caller passes the ones its own counter uses, so
+   * the process holds one copy). @default loaded once per pool
+   */
+  loadSpec?: (tokenizer: TokenizerName) => Promise<SharedTokenizerSpec>;
+  /**
+   * The threads end after this long without a count, in milliseconds (they start again on the next
+   * long text): an idle server holds no thread heaps. @default IDLE_STOP_MS
+   */
+  idleStopMs?: number;
 }
+
+/** 60 s: a thread costs about 50 ms to start and 150 ms of warm-up, nothing next to a minute. */
+export const IDLE_STOP_MS = 60_000;
 
 export interface PooledCountOptions {
   /** Every thread stops once the segments' counts add up to more than this. */
@@ -75,14 +90,37 @@ function awaitCounts(
 
 /**
  * Worker threads that count long texts in parallel, off the event loop. Started on the first count
- * (a server that never sees a long text pays no memory); each loads the tokenizers it is asked for.
- * A thread that exits is replaced on the next count.
+ * (a server that never sees a long text pays no memory) and ended after idleStopMs without one. Each
+ * counts with the tables the process already holds (SharedArrayBuffers, posted without a copy), so a
+ * thread costs its own heap only. A thread that exits is replaced on the next count.
  */
 export function createCountPool(options: CountPoolOptions = {}): CountPool {
   const size = Math.max(0, Math.floor(options.threads ?? DEFAULT_COUNT_THREADS));
   const startThread = options.startThread ?? startCountWorker;
+  const loadSpec = options.loadSpec ?? createSharedSpecLoader();
+  const idleStopMs = options.idleStopMs ?? IDLE_STOP_MS;
   const threads: CountThread[] = [];
   let closed = false;
+  /** Counts and loads under way: the threads are not idle. */
+  let busy = 0;
+  let idleTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Marks work under way until `done` settles; idleStopMs after the last settles, the threads end. */
+  const whileBusy = async <T>(done: Promise<T>): Promise<T> => {
+    busy += 1;
+    clearTimeout(idleTimer);
+    try {
+      return await done;
+    } finally {
+      busy -= 1;
+      if (busy === 0 && !closed) {
+        // unref'd: an idle pool holds no process open
+        idleTimer = setTimeout(() => {
+          if (busy === 0) for (const thread of threads.splice(0)) void thread.terminate();
+        }, idleStopMs);
+        idleTimer.unref();
+      }
+    }
+  };
   /** Starts the threads that are missing (none started yet, or one exited). */
   const startMissing = (): void => {
     try {
@@ -96,12 +134,17 @@ export function createCountPool(options: CountPoolOptions = {}): CountPool {
    * Has the threads load the tokenizer one after another (a load takes a core for about a second: one
    * at a time leaves the other cores to the event loop); resolves with how many have it.
    */
-  const loadEverywhere = async (tokenizer: TokenizerName): Promise<number> => {
-    startMissing();
-    let loaded = 0;
-    for (const thread of [...threads]) if (await thread.load(tokenizer)) loaded += 1;
-    return loaded;
-  };
+  const loadEverywhere = (tokenizer: TokenizerName): Promise<number> =>
+    whileBusy(
+      (async () => {
+        startMissing();
+        const spec = await loadSpec(tokenizer).catch(() => undefined);
+        if (spec === undefined) return 0;
+        let loaded = 0;
+        for (const thread of [...threads]) if (await thread.load(tokenizer, spec)) loaded += 1;
+        return loaded;
+      })(),
+    );
   /** The threads a count would start on now; the others are told to load the tokenizer meanwhile. */
   const readyThreads = (tokenizer: TokenizerName): CountThread[] => {
     void loadEverywhere(tokenizer);
@@ -127,13 +170,14 @@ export function createCountPool(options: CountPoolOptions = {}): CountPool {
             return segment;
           });
       });
-      const segments = await awaitCounts(Promise.all(counts), control, countOptions.signal);
+      const segments = await whileBusy(awaitCounts(Promise.all(counts), control, countOptions.signal));
       if (!segments.every((segment) => segment !== undefined)) return undefined;
       return { tokens: segments.reduce((sum, segment) => sum + segment.tokens, 0), segments };
     },
     prepare: loadEverywhere,
     async close() {
       closed = true;
+      clearTimeout(idleTimer);
       await Promise.all(threads.map((thread) => thread.terminate()));
       threads.length = 0;
     },

@@ -1,6 +1,7 @@
 import type { Worker } from 'node:worker_threads';
 import type { CountThreadReply, CountThreadRequest } from './count-worker.js';
 import type { TokenizerName } from './tokenizer-name.js';
+import type { SharedTokenizerSpec } from './tokenizer-spec.js';
 
 export type SegmentJob = Omit<Extract<CountThreadRequest, { kind: 'count' }>, 'kind' | 'id'>;
 
@@ -20,7 +21,7 @@ export interface CountThread {
    * Loads the tokenizer unless it is loaded or loading (again after a failed load); true once it is
    * loaded, false when the load failed or the thread exited.
    */
-  load(tokenizer: TokenizerName): Promise<boolean>;
+  load(tokenizer: TokenizerName, spec: SharedTokenizerSpec): Promise<boolean>;
   /** The segment's count; undefined when the thread failed or exited before answering. */
   count(job: SegmentJob): Promise<SegmentCount | undefined>;
   terminate(): Promise<void>;
@@ -73,7 +74,7 @@ export function createCountThread(worker: Worker): CountThread {
       return alive;
     },
     isReady: (tokenizer) => alive && loaded.has(tokenizer) && loading.size === 0,
-    load(tokenizer) {
+    load(tokenizer, spec) {
       if (!alive) return Promise.resolve(false);
       if (loaded.has(tokenizer)) return Promise.resolve(true);
       const pending = loading.get(tokenizer);
@@ -81,7 +82,7 @@ export function createCountThread(worker: Worker): CountThread {
       let settle: (ok: boolean) => void = () => undefined;
       const done = new Promise<boolean>((resolve) => (settle = resolve));
       loading.set(tokenizer, { done, settle });
-      send({ kind: 'load', tokenizer });
+      send({ kind: 'load', tokenizer, spec });
       return done;
     },
     count(job) {

@@ -1,8 +1,8 @@
 import { parentPort } from 'node:worker_threads';
-import { loadTextCounter } from './load-text-counter.js';
 import { toWarmUpText } from './warm-up-text.js';
-import type { TextCounter } from './text-counter.js';
+import { createTextCounter, type TextCounter } from './text-counter.js';
 import type { TokenizerName } from './tokenizer-name.js';
+import { fromSharedSpec, type SharedTokenizerSpec } from './tokenizer-spec.js';
 
 /**
  * The shared control of one pooled count, an Int32Array over a SharedArrayBuffer: STOP_INDEX is set
@@ -13,7 +13,12 @@ export const STOP_INDEX = 0;
 
 /** What the pool asks of a counting thread. */
 export type CountThreadRequest =
-  | { kind: 'load'; tokenizer: TokenizerName }
+  | {
+      kind: 'load';
+      tokenizer: TokenizerName;
+      /** The tables the pool's process already holds, shared (the thread builds no copy). */
+      spec: SharedTokenizerSpec;
+    }
   | {
       kind: 'count';
       id: number;
@@ -67,7 +72,7 @@ async function answer(request: CountThreadRequest): Promise<CountThreadReply> {
   if (request.kind === 'load') {
     try {
       // no yields: this thread has nothing else to do, and a stop is read from shared memory
-      const counter = await loadTextCounter(request.tokenizer, { yieldEverySteps: Infinity });
+      const counter = createTextCounter({ spec: fromSharedSpec(request.spec), yieldEverySteps: Infinity });
       await counter.count(toWarmUpText(WARM_UP_CHARACTERS));
       counters.set(request.tokenizer, counter);
       return { kind: 'loaded', tokenizer: request.tokenizer };
