@@ -95,9 +95,9 @@ export async function settleFaults(
   }
   const held = run.held ?? [];
   run.held = [];
+  const record = held.length === 0 ? undefined : faults.get(run.fingerprint ?? '');
   for (const failure of held) {
     const id = failure.candidate.deployment.id;
-    const record = faults.get(run.fingerprint ?? '');
     const owner = decideFaultOwner({
       answered: answeredBy !== undefined || (record?.answered ?? false),
       reproducedElsewhere: record?.deployments.some((other) => other !== id) ?? false,
