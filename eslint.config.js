@@ -22,6 +22,7 @@ const LAYERS = [
   'upstream',
   'state',
   'config',
+  'runtime', // the process's own upkeep: memory released at start and after busy spells
   'shared',
 ];
 

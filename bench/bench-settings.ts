@@ -21,7 +21,7 @@ export interface BenchSettings {
   /** Whether the CPU profile runs unless --profile / --no-profile say otherwise. */
   profileByDefault: boolean;
   profile: { durationSeconds: number; streams: number };
-  /** Pause before the idle and after-load RSS readings, in milliseconds. */
+  /** Pause before the idle and after-load RSS readings, in milliseconds: longer than autotier's quiet spell (2 s without a request, then it hands memory back; see docs/memory.md). */
   settleMs: number;
   /** Measured requests per 1 MB body of the abuse section (and its normal-traffic baseline). */
   abuseRequests: number;
@@ -38,7 +38,7 @@ export const FULL_SETTINGS: BenchSettings = {
   retryFailedLevel: true,
   profileByDefault: true,
   profile: { durationSeconds: 3, streams: 250 },
-  settleMs: 3000,
+  settleMs: 5000,
   abuseRequests: 20,
 };
 
@@ -53,6 +53,6 @@ export const QUICK_SETTINGS: BenchSettings = {
   retryFailedLevel: false,
   profileByDefault: false,
   profile: { durationSeconds: 1, streams: 100 },
-  settleMs: 1500,
+  settleMs: 5000,
   abuseRequests: 4,
 };

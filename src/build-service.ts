@@ -8,7 +8,7 @@ import type { TableRejection } from './config/watch-routing-table.js';
 import { createGateway } from './gateway/create-gateway.js';
 import { REQUEST_LIMITS } from './gateway/request-limits.js';
 import { createHttpEdge } from './http/create-http-edge.js';
-import { createDrain } from './http/drain.js';
+import { createDrain, type RequestActivity } from './http/drain.js';
 import { declareRoutes } from './http/routes.js';
 import { createLogObserver } from './observe/log-observer.js';
 import type { Logger } from './shared/logger.js';
@@ -80,6 +80,10 @@ export interface Service {
   currentTable(): LoadedTable;
   /** Starts serving once the table's tokenizers are loaded (rejects if one fails to load). */
   listen(port: number, host?: string): Promise<{ server: Server; url: string }>;
+  /** Resolves once the tokenizers are loaded (listen waits for this too). */
+  ready(): Promise<void>;
+  /** Requests the HTTP edge has started so far, and those in flight. */
+  activity(): RequestActivity;
   /**
    * A graceful stop (issue 18): /ready turns 503 and the listeners stop accepting at once; requests in
    * flight get up to `graceMs` to finish (later ones on open connections get 503 SHUTTING_DOWN), then
@@ -260,6 +264,10 @@ export function buildService(options: ServiceOptions): Service {
       metrics.tableReload('rejected');
     },
     currentTable: () => loaded,
+    activity: () => drain.activity(),
+    ready: async () => {
+      await tokenizersReady;
+    },
     async listen(port, host = '127.0.0.1') {
       await tokenizersReady;
       return new Promise((resolve, reject) => {

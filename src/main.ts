@@ -30,6 +30,8 @@ import { createTrafficLearning } from './traffic-learning.js';
 import { createMemoryStateStore } from './state/create-memory-state-store.js';
 import { createResilientStore } from './state/create-resilient-store.js';
 import type { StateStore } from './state/state-store.js';
+import { releaseIdleMemory, releaseStartupMemory } from './runtime/collect-garbage.js';
+import { startQuietSettler } from './runtime/settle-when-quiet.js';
 
 export interface StartOptions {
   argv: readonly string[];
@@ -221,7 +223,23 @@ export async function startAutotier(options: StartOptions): Promise<RunningAutot
   const reloader = watchTable({ tablePath, service, logger, keylessAllowed: listening.keylessAllowed });
   const onHangup = (): void => void reloader.reload();
   process.on('SIGHUP', onHangup);
+  // what loading the code grew goes back to the system before the first request can arrive
+  await service.ready();
+  releaseStartupMemory();
   const { url } = await service.listen(env.AUTOTIER_PORT, listening.host);
+  const stopSettler =
+    env.AUTOTIER_RELEASE_MEMORY_AFTER_MS === 0
+      ? () => undefined
+      : startQuietSettler({
+          clock: systemClock,
+          quietMs: env.AUTOTIER_RELEASE_MEMORY_AFTER_MS,
+          intervalMs: Math.min(1000, env.AUTOTIER_RELEASE_MEMORY_AFTER_MS),
+          readActivity: () => service.activity(),
+          settle: () => {
+            const ms = releaseIdleMemory();
+            logger.debug('memory handed back after a busy spell', { gc_ms: Math.round(ms) });
+          },
+        });
   logger.info('autotier listening', {
     url,
     table: tablePath,
@@ -234,6 +252,7 @@ export async function startAutotier(options: StartOptions): Promise<RunningAutot
     env,
     async close(graceMs = 0) {
       process.off('SIGHUP', onHangup);
+      stopSettler();
       reloader.close();
       await service.drain(graceMs);
       await learning.close();
@@ -262,6 +281,8 @@ async function main(): Promise<void> {
         'several workers and no AUTOTIER_REDIS_URL: cooldowns, limits and sessions are per process',
       );
     startCluster({ workers: env.AUTOTIER_WORKERS, logger, shutdownGraceMs: env.AUTOTIER_SHUTDOWN_GRACE_MS });
+    // the primary only forks and watches: what loading the table grew goes back to the system
+    releaseStartupMemory();
     return;
   }
   const logger = createWinstonLogger({ level: env.AUTOTIER_LOG_LEVEL });

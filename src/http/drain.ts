@@ -50,6 +50,13 @@ export interface Drain extends DrainGate {
    * for the requests in flight, stops the rest and waits up to `abortWaitMs` for them to end.
    */
   drain(graceMs: number): Promise<DrainOutcome>;
+  /** Requests tracked since the drain was made, and those in flight now. */
+  activity(): RequestActivity;
+}
+
+export interface RequestActivity {
+  started: number;
+  inFlight: number;
 }
 
 /**
@@ -62,12 +69,14 @@ export function createDrain(options: DrainOptions): Drain {
   const { clock, sleep } = options;
   const stop = createCancelController();
   let inFlight = 0;
+  let tracked = 0;
   let draining: Promise<DrainOutcome> | undefined;
   let started = false;
   let onIdle: (() => void) | undefined;
 
   const track = (): (() => void) => {
     inFlight += 1;
+    tracked += 1;
     let released = false;
     return () => {
       if (released) return;
@@ -104,6 +113,7 @@ export function createDrain(options: DrainOptions): Drain {
     isDraining: () => started,
     signal: stop.signal,
     track,
+    activity: () => ({ started: tracked, inFlight }),
     drain(graceMs) {
       if (draining === undefined) {
         started = true;

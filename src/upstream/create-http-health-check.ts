@@ -1,7 +1,7 @@
-import { Agent, request } from 'undici';
 import type { HealthCheck, HealthCheckRequest, HealthCheckResult } from './health-check.js';
 import { readDeploymentKey } from './deployment-key.js';
 import { toProbeRequest } from './to-probe-request.js';
+import { Agent } from './undici-dispatchers.js';
 
 export interface HttpHealthCheckOptions {
   /** Reads an API key from the environment by variable name (the same reader the upstream uses). */
@@ -39,8 +39,10 @@ export function createHttpHealthCheck(options: HttpHealthCheckOptions): HealthCh
     probe.signal?.addEventListener('abort', onAbort, { once: true });
     try {
       if (probe.signal?.aborted === true) return { healthy: false, detail: 'aborted' };
-      const response = await request(target.url, {
-        dispatcher: agent,
+      const url = new URL(target.url);
+      const response = await agent.request({
+        origin: url.origin,
+        path: `${url.pathname}${url.search}`,
         method: target.method,
         headers: target.headers,
         body: target.body ?? null,

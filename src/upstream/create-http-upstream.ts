@@ -1,9 +1,9 @@
-import { Pool } from 'undici';
 import type { DeploymentConfig } from '../config/table-part-schemas.js';
 import type { Clock } from '../shared/clock.js';
 import { startAttempt } from './dispatch-attempt.js';
 import { readDeploymentKey } from './deployment-key.js';
 import type { AttemptRequest, Upstream, UpstreamAttempt } from './upstream.js';
+import { Pool } from './undici-dispatchers.js';
 
 export interface HttpUpstreamOptions {
   clock: Clock;

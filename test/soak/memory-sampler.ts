@@ -1,5 +1,4 @@
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
+import { collectGarbage } from '../../src/runtime/collect-garbage.js';
 
 export interface MemorySample {
   /** Seconds since the sampler started. */
@@ -17,15 +16,9 @@ export interface MemorySampler {
 
 const MB = 1024 * 1024;
 
-/**
- * `global.gc` when Node runs with --expose-gc; otherwise the same function obtained by setting the
- * flag at run time (vitest workers do not pass --expose-gc).
- */
+/** A full garbage collection, with or without --expose-gc (vitest workers do not pass it). */
 export function resolveGc(): () => void {
-  const exposed = (globalThis as { gc?: () => void }).gc;
-  if (exposed !== undefined) return exposed;
-  setFlagsFromString('--expose-gc');
-  return runInNewContext('gc') as () => void;
+  return collectGarbage;
 }
 
 /** Samples RSS and heap every `intervalMs`, after a full garbage collection. */

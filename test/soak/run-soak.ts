@@ -1,4 +1,5 @@
 import { Agent } from 'undici';
+import { releaseIdleMemory } from '../../src/runtime/collect-garbage.js';
 import { createSeededRandom } from '../../src/shared/seeded-random.js';
 import { sharedTokenCounter } from '../helpers/start-stack.js';
 import { resolveGc, startMemorySampler, toSlopeMbPerMinute, type MemorySample } from './memory-sampler.js';
@@ -30,6 +31,7 @@ export const DEFAULT_SOAK_OPTIONS: SoakOptions = {
     rssGateMinSeconds: 60,
     maxHeapSlopeMbPerMinute: 5,
     heapGateMinSeconds: 20,
+    maxIdleRssGrowthPct: 20,
   },
 };
 
@@ -71,8 +73,12 @@ function toMemory(
   samples: readonly MemorySample[],
   seconds: number,
   gcPause: { total: number; max: number },
+  idle: IdleMemory,
 ): SoakReport['memory'] {
   return {
+    rssIdleBeforeMb: round1(idle.beforeMb),
+    rssIdleAfterMb: round1(idle.afterMb),
+    releaseMs: round1(idle.releaseMs),
     gcPauseTotalMs: gcPause.total,
     gcPauseMaxMs: gcPause.max,
     rssStartMb: samples[0]?.rssMb ?? 0,
@@ -88,7 +94,17 @@ function toMemory(
   };
 }
 
+/** RSS at rest before and after the load, each read after the server's quiet-spell collection. */
+interface IdleMemory {
+  beforeMb: number;
+  afterMb: number;
+  releaseMs: number;
+}
+
+const MB = 1024 * 1024;
+
 interface Measured {
+  idle: IdleMemory;
   tally: LoadTally;
   upstreamCalls: number;
   afterIdle: SoakReport['afterIdle'];
@@ -106,6 +122,9 @@ async function measure(options: SoakOptions, gc: () => void): Promise<Measured> 
     bodyTimeout: SOAK_TIMEOUTS.total_ms + 2000,
   });
   try {
+    // the collection the server runs after a quiet spell (AUTOTIER_RELEASE_MEMORY_AFTER_MS)
+    releaseIdleMemory();
+    const idleBeforeMb = process.memoryUsage().rss / MB;
     const sampler = startMemorySampler({ intervalMs: 1000, gc });
     const tally = await runSoakLoad({
       url: fleet.url,
@@ -119,8 +138,11 @@ async function measure(options: SoakOptions, gc: () => void): Promise<Measured> 
     sampler.stop();
     await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
     const afterIdle = await readAfterIdle(fleet);
+    const releaseMs = releaseIdleMemory();
+    const idle = { beforeMb: idleBeforeMb, afterMb: process.memoryUsage().rss / MB, releaseMs };
     const upstreamCalls = fleet.sims.reduce((sum, sim) => sum + sim.stats().chatRequests, 0);
     return {
+      idle,
       tally,
       upstreamCalls,
       afterIdle,
@@ -144,7 +166,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   const gc = resolveGc();
   gc();
   const start: ResourceCounts = countResources();
-  const { tally, upstreamCalls, afterIdle, samples, gcPause, logCounts } = await measure(options, gc);
+  const { idle, tally, upstreamCalls, afterIdle, samples, gcPause, logCounts } = await measure(options, gc);
   gc();
   const end = await waitForBaseline({
     baseline: start,
@@ -171,7 +193,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     },
     afterIdle,
     resources: { start, end },
-    memory: toMemory(samples, tally.elapsedSeconds, gcPause),
+    memory: toMemory(samples, tally.elapsedSeconds, gcPause, idle),
     logCounts,
   };
   return { ...report, violations: toViolations(report, limits) };

@@ -21,6 +21,11 @@ export interface SoakLimits {
    */
   maxHeapSlopeMbPerMinute: number;
   heapGateMinSeconds: number;
+  /**
+   * Idle RSS after the load (once the server has handed memory back, as it does after a quiet spell)
+   * may exceed the idle RSS before it by at most this, %.
+   */
+  maxIdleRssGrowthPct: number;
 }
 
 export interface SoakReport {
@@ -53,6 +58,11 @@ export interface SoakReport {
   };
   resources: { start: ResourceCounts; end: ResourceCounts };
   memory: {
+    /** RSS at rest before the load and after it, each after the server's quiet-spell collection, MB. */
+    rssIdleBeforeMb: number;
+    rssIdleAfterMb: number;
+    /** How long that collection held the main thread after the load, ms. */
+    releaseMs: number;
     rssStartMb: number;
     rssEndMb: number;
     rssSlopeMbPerMinute: number;
@@ -103,6 +113,11 @@ export function toViolations(report: Omit<SoakReport, 'violations'>, limits: Soa
     memory.heapSlopeMbPerMinute > limits.maxHeapSlopeMbPerMinute
   )
     violations.push(`the heap grows ${memory.heapSlopeMbPerMinute.toFixed(2)} MB/min in the second half`);
+  const idleGrowthPct = ((memory.rssIdleAfterMb - memory.rssIdleBeforeMb) / memory.rssIdleBeforeMb) * 100;
+  if (idleGrowthPct > limits.maxIdleRssGrowthPct)
+    violations.push(
+      `idle RSS after the load is ${idleGrowthPct.toFixed(1)}% above the idle RSS before it (${memory.rssIdleBeforeMb.toFixed(1)} -> ${memory.rssIdleAfterMb.toFixed(1)} MB)`,
+    );
   return violations;
 }
 
@@ -131,6 +146,10 @@ export function formatReport(report: SoakReport): string {
     ['sockets start -> end', `${resources.start.sockets} -> ${resources.end.sockets}`],
     ['servers start -> end', `${resources.start.servers} -> ${resources.end.servers}`],
     ['timers start -> end', `${resources.start.timers} -> ${resources.end.timers}`],
+    [
+      'idle RSS before -> after the load',
+      `${round(memory.rssIdleBeforeMb, 1)} -> ${round(memory.rssIdleAfterMb, 1)} MB (release ${round(memory.releaseMs, 1)} ms)`,
+    ],
     [
       'RSS start -> end',
       `${round(memory.rssStartMb, 1)} -> ${round(memory.rssEndMb, 1)} MB (${memory.samples} samples)`,
