@@ -21,6 +21,11 @@ export function readRssMiB(pid: number): number | undefined {
   return readStatusMiB(pid, 'VmRSS');
 }
 
+/** Largest resident set size of one process since it started (`VmHWM`), in MiB. */
+export function readPeakRssMiB(pid: number): number | undefined {
+  return readStatusMiB(pid, 'VmHWM');
+}
+
 /**
  * Largest resident set size the kernel saw since the process started (`VmHWM`), in MiB, summed over
  * the process and its descendants: a start's peak, which a sampler could miss between two readings.

@@ -1,7 +1,7 @@
 import type { Figure } from './report.js';
 import { ratio } from './stats.js';
 
-/** One target of issue 8 and whether this run met it. */
+/** One target and whether this run met it. */
 export interface Target {
   key: string;
   label: string;
@@ -26,8 +26,8 @@ interface Rule {
 }
 
 /**
- * The targets of issue 8, then issue 16's (abuse), in the issues' order; ratios are autotier /
- * Portkey from the same run.
+ * The targets: latency, throughput and streams, memory, token counts, hostile bodies; ratios are
+ * autotier / Portkey from the same run.
  */
 const RULES: readonly Rule[] = [
   {
@@ -71,6 +71,27 @@ const RULES: readonly Rule[] = [
     field: 'autotier',
     limit: '<= 10',
     test: (value) => value <= 10,
+  },
+  {
+    key: 'memory.production_idle_mib',
+    label: 'production start, RSS idle after 10 s (MiB)',
+    field: 'autotier',
+    limit: '<= 120',
+    test: (value) => value <= 120,
+  },
+  {
+    key: 'memory.production_peak_mib',
+    label: 'production start, RSS peak while starting (MiB)',
+    field: 'autotier',
+    limit: '<= 200',
+    test: (value) => value <= 200,
+  },
+  {
+    key: 'memory.workers2_worker_idle_mib',
+    label: '--workers 2, RSS of a worker idle after 10 s (MiB)',
+    field: 'autotier',
+    limit: '<= 120',
+    test: (value) => value <= 120,
   },
   {
     key: 'tokens.o200k_base.max_error_pct',

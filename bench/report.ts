@@ -230,6 +230,23 @@ function addProductionStart(
     round3(start.autotier.peakMiB),
     theirs('peakMiB'),
   );
+  const workers = start.workers2;
+  if (workers === undefined) return;
+  figures['memory.workers2_worker_idle_mib'] = figure(
+    `--workers 2: RSS of the larger worker, idle after ${seconds} s`,
+    'MiB',
+    round3(Math.max(...workers.workers.map((worker) => worker.idleMiB))),
+  );
+  figures['memory.workers2_worker_peak_mib'] = figure(
+    '--workers 2: RSS peak of the larger worker (VmHWM)',
+    'MiB',
+    round3(Math.max(...workers.workers.map((worker) => worker.peakMiB))),
+  );
+  figures['memory.workers2_primary_idle_mib'] = figure(
+    `--workers 2: RSS of the primary (forks and watches), idle after ${seconds} s`,
+    'MiB',
+    round3(workers.primary.idleMiB),
+  );
 }
 
 function addMemory(
