@@ -3,7 +3,12 @@ import { dirname, join, normalize } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /** The pages a reader follows links between: the README and every page of docs/. */
-const pages = ['README.md', ...readdirSync('docs').filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+const pages = [
+  'README.md',
+  ...readdirSync('docs')
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`),
+];
 
 /** The text of a page outside its fenced code blocks (a `#` there is a comment, a `](` is code). */
 function prose(path: string): string {
