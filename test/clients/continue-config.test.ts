@@ -5,11 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { startDemo, type DemoStack } from '../helpers/start-demo.js';
 
-/** The README's Continue `config.yaml`: the fenced yaml block after the line that names Continue. */
-function readmeContinueConfig(): string {
-  const readme = readFileSync('README.md', 'utf8');
-  const match = /Continue \(`~\/\.continue\/config\.yaml`\)[^\n]*\n\n```yaml\n([\s\S]*?)```/.exec(readme);
-  if (match?.[1] === undefined) throw new Error('README.md has no Continue config.yaml block');
+/** The Continue `config.yaml` of docs/clients.md: the fenced yaml block after the line that names Continue. */
+function documentedContinueConfig(): string {
+  const clients = readFileSync('docs/clients.md', 'utf8');
+  const match = /Continue \(`~\/\.continue\/config\.yaml`\)[^\n]*\n\n```yaml\n([\s\S]*?)```/.exec(clients);
+  if (match?.[1] === undefined) throw new Error('docs/clients.md has no Continue config.yaml block');
   return match[1];
 }
 
@@ -20,8 +20,8 @@ interface ContinueModel {
   roles?: string[];
 }
 
-describe("README's Continue config.yaml", () => {
-  const text = readmeContinueConfig();
+describe("docs/clients.md's Continue config.yaml", () => {
+  const text = documentedContinueConfig();
   const config: unknown = parse(text);
 
   it("is a valid config for Continue's own parser (name, version, schema and every model block)", () => {

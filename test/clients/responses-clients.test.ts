@@ -4,7 +4,7 @@ import { embed, embedMany } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemo, type DemoStack } from '../helpers/start-demo.js';
 
-describe('the README client setups that use the Responses API and embeddings, against the demo', () => {
+describe('the client set-ups of docs/clients.md that use the Responses API and embeddings, against the demo', () => {
   let demo: DemoStack;
 
   beforeAll(async () => {

@@ -1,8 +1,13 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
 const readme = readFileSync('README.md', 'utf8');
 const evalReadme = readFileSync('eval/README.md', 'utf8');
+/** The pages of docs/, but the dated logs, whose commands are kept as they were run then. */
+const DATED_LOGS = new Set(['bench-history.md', 'classifier-experiments.md']);
+const docPages = readdirSync('docs')
+  .filter((name) => name.endsWith('.md') && !DATED_LOGS.has(name))
+  .map((name) => readFileSync(`docs/${name}`, 'utf8'));
 const scripts = Object.keys(
   (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts,
 );
@@ -13,7 +18,7 @@ function shellBlocks(text: string): string[] {
 }
 
 /** Every command line of the shell blocks, comments cut. */
-const commandLines = [readme, evalReadme]
+const commandLines = [readme, evalReadme, ...docPages]
   .flatMap(shellBlocks)
   .flatMap((block) => block.split('\n'))
   .map((line) => line.replace(/\s+#.*$/, '').trim())
@@ -28,7 +33,7 @@ function repoPaths(line: string): string[] {
     .filter((word) => !/^my-|\/my-/.test(word));
 }
 
-describe('the shell commands of README.md and eval/README.md', () => {
+describe('the shell commands of README.md, eval/README.md and docs/', () => {
   it('has shell blocks to check', () => {
     expect(commandLines.length).toBeGreaterThan(10);
   });
