@@ -21,8 +21,13 @@ export interface BenchSettings {
   /** Whether the CPU profile runs unless --profile / --no-profile say otherwise. */
   profileByDefault: boolean;
   profile: { durationSeconds: number; streams: number };
-  /** Pause before the idle and after-load RSS readings, in milliseconds: longer than autotier's quiet spell (2 s without a request, then it hands memory back; see docs/memory.md). */
+  /** Pause before the idle RSS reading, in milliseconds. */
   settleMs: number;
+  /**
+   * Pause after the load before the after-load RSS reading, ms: past autotier's quiet spell
+   * (AUTOTIER_RELEASE_MEMORY_AFTER_MS, 30 s by default), after which it hands memory back.
+   */
+  afterLoadMs: number;
   /** Measured requests per 1 MB body of the abuse section (and its normal-traffic baseline). */
   abuseRequests: number;
 }
@@ -38,7 +43,8 @@ export const FULL_SETTINGS: BenchSettings = {
   retryFailedLevel: true,
   profileByDefault: true,
   profile: { durationSeconds: 3, streams: 250 },
-  settleMs: 5000,
+  settleMs: 3000,
+  afterLoadMs: 35_000,
   abuseRequests: 20,
 };
 
@@ -53,6 +59,7 @@ export const QUICK_SETTINGS: BenchSettings = {
   retryFailedLevel: false,
   profileByDefault: false,
   profile: { durationSeconds: 1, streams: 100 },
-  settleMs: 5000,
+  settleMs: 1500,
+  afterLoadMs: 35_000,
   abuseRequests: 4,
 };

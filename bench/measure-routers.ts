@@ -84,7 +84,7 @@ export async function measureRouters(options: {
   });
   const peak = { autotier: samplers[0]?.peakMiB(), portkey: samplers[1]?.peakMiB() };
   for (const sampler of samplers) sampler?.stop();
-  await sleep(settings.settleMs);
+  await sleep(settings.afterLoadMs);
   const afterRss = readAll(pids);
 
   const memoryOf = (name: 'autotier' | 'portkey'): MemoryReadings | undefined => {

@@ -101,7 +101,7 @@ async function main(): Promise<void> {
   for (const reference of [stack.nginx, stack.nodeFloor])
     if ('unavailable' in reference) notes.push(`reference proxy: ${reference.unavailable}`);
   notes.push(
-    'idle RSS: after the concurrency-1 runs and a settle pause; after-load RSS: after the frontier and stream runs and the same pause',
+    `idle RSS: after the concurrency-1 runs and a ${settings.settleMs / 1000} s pause; after-load RSS: ${settings.afterLoadMs / 1000} s after the frontier and stream runs (autotier hands memory back after 30 s without a request)`,
   );
   const meta = {
     startedAt,

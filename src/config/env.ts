@@ -30,10 +30,10 @@ export const envSchema = z.object({
   AUTOTIER_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
   /**
    * After this long without a request (none started, none in flight), the process runs one full
-   * garbage collection that hands what the busy spell grew back to the system (docs/memory.md), ms;
-   * 0 never does. @default 2000
+   * garbage collection, after which V8 hands what the busy spell grew back to the system
+   * (docs/memory.md), ms; 0 never does. @default 30000
    */
-  AUTOTIER_RELEASE_MEMORY_AFTER_MS: z.coerce.number().int().min(0).max(3_600_000).default(2000),
+  AUTOTIER_RELEASE_MEMORY_AFTER_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
   /** OpenTelemetry tracing: the standard OTEL_* variables (see otel-env.ts). */
   ...otelEnvShape,
 });

@@ -36,7 +36,8 @@ function loadGc(): GcFunction {
  * V8 runs under memory pressure) compacts the old generation, shrinks the young generation back to its
  * initial size and releases the pooled pages. Start-up grows the young generation to its maximum
  * (32 MiB on 64-bit Node 24) and nothing shrinks it while the process is idle, since an idle process
- * allocates nothing that would start a collection. Costs tens of milliseconds of main thread: run it
+ * allocates nothing that would start a collection. It also discards the bytecode of functions not
+ * running (module bodies that never run again). Costs tens of milliseconds of main thread: run it
  * before the server accepts requests.
  */
 export function releaseStartupMemory(): void {
@@ -44,9 +45,13 @@ export function releaseStartupMemory(): void {
 }
 
 /**
- * After a busy spell: the same collection as at start-up (see `releaseStartupMemory`), handing back
- * what the load grew (the young generation at its maximum, pooled pages, old-generation pages emptied
- * by compaction). Returns how long the main thread was held, ms.
+ * After a quiet spell: the same last-resort collection as at start-up, handing back what the busy spell
+ * grew (the young generation at its maximum, pooled pages, old-generation pages emptied by compaction).
+ * It also discards the bytecode of the functions not running, so the requests after it compile their
+ * code again: run it only after a spell long enough to call the process idle. An ordinary full
+ * collection keeps the code but returns less: it leaves the shrinking to V8's memory reducer, which
+ * in the soak had not run 12 s later (idle RSS +28% against +0% with this one). Returns how long the
+ * main thread was held, ms.
  */
 export function releaseIdleMemory(): number {
   const startedAt = performance.now();

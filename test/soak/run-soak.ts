@@ -1,5 +1,5 @@
 import { Agent } from 'undici';
-import { releaseIdleMemory } from '../../src/runtime/collect-garbage.js';
+import { releaseIdleMemory, releaseStartupMemory } from '../../src/runtime/collect-garbage.js';
 import { createSeededRandom } from '../../src/shared/seeded-random.js';
 import { sharedTokenCounter } from '../helpers/start-stack.js';
 import { resolveGc, startMemorySampler, toSlopeMbPerMinute, type MemorySample } from './memory-sampler.js';
@@ -122,8 +122,8 @@ async function measure(options: SoakOptions, gc: () => void): Promise<Measured> 
     bodyTimeout: SOAK_TIMEOUTS.total_ms + 2000,
   });
   try {
-    // the collection the server runs after a quiet spell (AUTOTIER_RELEASE_MEMORY_AFTER_MS)
-    releaseIdleMemory();
+    // the process at rest before the load: the start-up collection a production start runs
+    releaseStartupMemory();
     const idleBeforeMb = process.memoryUsage().rss / MB;
     const sampler = startMemorySampler({ intervalMs: 1000, gc });
     const tally = await runSoakLoad({
@@ -138,6 +138,7 @@ async function measure(options: SoakOptions, gc: () => void): Promise<Measured> 
     sampler.stop();
     await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
     const afterIdle = await readAfterIdle(fleet);
+    // what the server does after a quiet spell (AUTOTIER_RELEASE_MEMORY_AFTER_MS)
     const releaseMs = releaseIdleMemory();
     const idle = { beforeMb: idleBeforeMb, afterMb: process.memoryUsage().rss / MB, releaseMs };
     const upstreamCalls = fleet.sims.reduce((sum, sim) => sum + sim.stats().chatRequests, 0);
