@@ -114,7 +114,7 @@ export const classifierRuleSchema = z
 
 /**
  * `classifier.rules`: applied in table order to `model: "auto"` requests before the classifier;
- * see docs/notes-rules.md. @default []
+ * see docs/classifier-rules.md. @default []
  */
 export const classifierRulesSchema = z
   .array(classifierRuleSchema)

@@ -66,7 +66,8 @@ export const ERROR_CATALOGUE = {
   RATE_LIMITED: {
     status: 429,
     type: 'rate_limit_error',
-    description: "A key's requests per minute or concurrent streams are at their limit; see Retry-After.",
+    description:
+      "A key's requests per minute, concurrent requests or concurrent streams are at their limit; see Retry-After.",
   },
   TPM_EXCEEDED: {
     status: 429,
