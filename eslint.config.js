@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import importX, { createNodeResolver } from 'eslint-plugin-import-x';
+import autotier from './scripts/eslint-rules/no-import-cycle.ts';
 
 /**
  * The folders of src/, highest first: a folder may import only the folders after it, so an upward
@@ -66,7 +67,7 @@ export default tseslint.config(
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
-    plugins: { 'import-x': importX },
+    plugins: { 'import-x': importX, autotier },
     settings: {
       'import-x/extensions': ['.ts', '.js', '.mjs'],
       'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
@@ -86,7 +87,8 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'max-params': ['error', 3],
-      'import-x/no-cycle': 'error',
+      // Not import-x/no-cycle: it skips `import type`, and a cycle of types is still a cycle.
+      'autotier/no-import-cycle': 'error',
     },
   },
   {

@@ -8,6 +8,7 @@ export default defineConfig({
       'test/**/*.test.ts',
       'eval/**/*.test.ts',
       'bench/**/*.test.ts',
+      'scripts/**/*.test.ts',
     ],
     testTimeout: 20_000,
     hookTimeout: 20_000,

@@ -1,5 +1,6 @@
 import type { BenchData } from './bench-data.js';
-import type { Figure, Report } from './report.js';
+import type { Figure } from './figure.js';
+import type { Report } from './report.js';
 import { formatProfileSummary } from './summarize-profile.js';
 
 const SECTIONS: { prefix: string; title: (data: BenchData) => string }[] = [

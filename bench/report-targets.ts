@@ -1,4 +1,4 @@
-import type { Figure } from './report.js';
+import type { Figure } from './figure.js';
 import { ratio } from './stats.js';
 
 /** One target of issue 8 and whether this run met it. */

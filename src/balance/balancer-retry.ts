@@ -8,7 +8,6 @@ import {
   waitForRequest,
   type FailedCall,
   type Parts,
-  type RequestRun,
 } from './balancer-run.js';
 import {
   decideRetryInPlace,
@@ -17,6 +16,7 @@ import {
   type RetryInPlace,
 } from './decide-retry-in-place.js';
 import { readInPlaceState } from './read-in-place-state.js';
+import type { RequestRun } from './request-run.js';
 import type { Candidate } from './to-candidates.js';
 
 /** Calls the same candidate again (the balancer's own `tryCandidate`). */

@@ -1,7 +1,7 @@
 import { isStopped, toRouterError, type RouterError } from '../shared/errors.js';
 import { NO_SPAN, toGenAiOperation, type Span, type SpanAttributes } from '../shared/tracing.js';
 import type { UpstreamEvent } from '../upstream/upstream.js';
-import type { RequestRun } from './balancer-run.js';
+import type { RequestRun } from './request-run.js';
 import type { CommittedAttempt } from './run-attempt.js';
 import type { Candidate } from './to-candidates.js';
 

@@ -1,4 +1,4 @@
-import type { RuleRecord } from '../policy/plan-route.js';
+import type { RuleRecord } from '../policy/rule-record.js';
 import { toTierRank, type Tier } from '../shared/tier.js';
 import type { TableRule } from './table-rules.js';
 

@@ -1,8 +1,7 @@
 import { applyTableRules, toExactRule } from '../classify/apply-table-rules.js';
 import type { ClassificationDecision, Classifier, ClassifyRequest } from '../classify/decision.js';
 import { matchTableRules, type TableRule } from '../classify/table-rules.js';
-import type { RuleRecord } from '../policy/plan-route.js';
-import { toRuleLabel } from './route-headers.js';
+import { toRuleLabel, type RuleRecord } from '../policy/rule-record.js';
 import type { CancelSignal } from '../shared/cancel-signal.js';
 import type { Tier } from '../shared/tier.js';
 import { inSpan, NO_SPAN, type Span } from '../shared/tracing.js';

@@ -6,7 +6,8 @@ import type { RoutingTable } from '../config/routing-table-schema.js';
 import type { RoutePlan } from '../balance/route-plan.js';
 import { toAvailabilityState, type AvailabilityChecker } from '../policy/availability.js';
 import { toOverrideRefused } from '../policy/client-overrides.js';
-import { planRoute, toMaxTokens, type RuleRecord } from '../policy/plan-route.js';
+import { planRoute, toMaxTokens } from '../policy/plan-route.js';
+import { toRuleLabel, type RuleRecord } from '../policy/rule-record.js';
 import {
   allowsTier,
   capTierToKey,
@@ -23,7 +24,6 @@ import type { StateStore } from '../state/state-store.js';
 import type { CancelSignal } from '../shared/cancel-signal.js';
 import { inSpan, NO_SPAN, type Span } from '../shared/tracing.js';
 import { classifyWithRules } from './classify-with-rules.js';
-import { toRuleLabel } from './route-headers.js';
 
 /** Everything decided before the first upstream call; /v1/route returns it as is. */
 export interface RouteDecision {

@@ -4,7 +4,7 @@ import type { KeyAdmission } from '../policy/api-keys.js';
 import type { Clock } from '../shared/clock.js';
 import type { ChatChunk, Usage } from '../upstream/chat-chunk.js';
 import { assembleChatCompletion, assembleTextCompletion } from './assemble-completion.js';
-import type { GatewayResponse, RequestContext } from './create-gateway.js';
+import type { GatewayResponse, RequestContext } from './gateway.js';
 import type { RouteDecision } from './decide-route.js';
 import type { EndOfResponse, RequestTracker } from './request-tracker.js';
 import { toRouteHeaders } from './route-headers.js';

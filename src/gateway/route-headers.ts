@@ -1,5 +1,5 @@
 import type { ExecuteResult } from '../balance/balancer.js';
-import type { RuleRecord } from '../policy/plan-route.js';
+import { toRuleLabel } from '../policy/rule-record.js';
 import type { RouteDecision } from './decide-route.js';
 
 export interface RouteHeadersInput {
@@ -8,15 +8,6 @@ export interface RouteHeadersInput {
   /** Time spent inside autotier, upstream waits excluded, ms. */
   overheadMs: number;
   requestId: string;
-}
-
-/**
- * A rule's short form, e.g. `context_length:SIMPLE->MODERATE`; a routing-table rule carries its name:
- * `rule[proofs]:MODERATE->COMPLEX`.
- */
-export function toRuleLabel(rule: RuleRecord): string {
-  const kind = rule.name === undefined ? rule.rule : `${rule.rule}[${rule.name}]`;
-  return `${kind}:${rule.from}->${rule.to}`;
 }
 
 /** A short form of the decision for x-autotier-reason: the cause and tier, then every rule. */

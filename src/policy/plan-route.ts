@@ -3,16 +3,7 @@ import type { RoutingTable } from '../config/routing-table-schema.js';
 import type { RoutePlan } from '../balance/route-plan.js';
 import { RouterError } from '../shared/errors.js';
 import { TIERS, toTierRank, type Tier } from '../shared/tier.js';
-
-/** One rule that changed (or pinned) the tier, as shown by /v1/route and x-autotier-reason. */
-export interface RuleRecord {
-  rule: string;
-  /** The routing-table rule's name (`classifier.rules`), for rule `rule`. */
-  name?: string;
-  from: string;
-  to: string;
-  reason: string;
-}
+import type { RuleRecord } from './rule-record.js';
 
 export interface PlanInput {
   table: RoutingTable;

@@ -3,7 +3,7 @@ import { countImageParts, countUncountedParts } from '../shared/chat.js';
 import { createCountCache } from './count-cache.js';
 import { toTemplateParts, type ChatToCount } from './tokenizers/chat-template.js';
 import { createCountPool, type CountPool } from './tokenizers/count-pool.js';
-import { createSharedSpecLoader } from './tokenizers/load-text-counter.js';
+import { createSharedSpecLoader } from './tokenizers/load-shared-spec.js';
 import { createTextCounter, type CountOptions, type TextCounter } from './tokenizers/text-counter.js';
 import { toTokenizerName, type TokenizerName } from './tokenizers/tokenizer-name.js';
 import { fromSharedSpec } from './tokenizers/tokenizer-spec.js';

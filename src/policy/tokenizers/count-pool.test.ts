@@ -6,7 +6,8 @@ import { createCancelController } from '../../shared/cancel-signal.js';
 import { startWorkerEntry } from '../../shared/start-worker-entry.js';
 import { createCountPool, type CountPool } from './count-pool.js';
 import type { CountThreadReply } from './count-worker.js';
-import { createSharedSpecLoader, loadTextCounter } from './load-text-counter.js';
+import { createSharedSpecLoader } from './load-shared-spec.js';
+import { loadTextCounter } from './load-text-counter.js';
 import { createTextCounter, type TextCounter } from './text-counter.js';
 import { fromSharedSpec, type SharedTokenizerSpec } from './tokenizer-spec.js';
 

@@ -6,7 +6,7 @@ import { startWorkerEntry } from '../../shared/start-worker-entry.js';
 import { createCountThread, type CountThread, type SegmentCount } from './count-thread.js';
 import { STOP_INDEX } from './count-worker.js';
 import { toSegmentRanges, toSegmentText } from './segment-ranges.js';
-import { createSharedSpecLoader } from './load-text-counter.js';
+import { createSharedSpecLoader } from './load-shared-spec.js';
 import type { TokenizerName } from './tokenizer-name.js';
 import type { SharedTokenizerSpec } from './tokenizer-spec.js';
 
