@@ -24,6 +24,7 @@ const LAYERS = [
   'state',
   'config',
   'runtime', // the process's own upkeep: memory released at start and after busy spells
+  'tokenizers', // BPE tokenizers, their compiled tables and counting threads, on shared/ only
   'shared',
 ];
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { createLocalClassifier, type LocalClassifier } from '../src/classify/local-classifier.js';
 import { loadLocalModel } from '../src/classify/local-model.js';
 import { createTokenCounter, type TokenCounter } from '../src/policy/token-counter.js';
-import { createCountPool } from '../src/policy/tokenizers/count-pool.js';
+import { createCountPool } from '../src/tokenizers/count-pool.js';
 import { percentile } from './percentiles.js';
 import { round3 } from './stats.js';
 

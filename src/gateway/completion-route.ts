@@ -5,7 +5,7 @@ import type { DeploymentConfig } from '../config/table-part-schemas.js';
 import { toAvailabilityState, type AvailabilityChecker } from '../policy/availability.js';
 import { toMaxTokens } from '../policy/plan-route.js';
 import { toDeploymentTokens, type TokenCounter } from '../policy/token-counter.js';
-import { toTokenizerNames } from '../policy/tokenizers/tokenizer-name.js';
+import { toTokenizerNames } from '../tokenizers/tokenizer-name.js';
 import type { CancelSignal } from '../shared/cancel-signal.js';
 import { RouterError } from '../shared/errors.js';
 import type { CompletionRequest } from './chat-request.js';

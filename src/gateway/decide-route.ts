@@ -16,7 +16,7 @@ import {
   type KeyAccess,
 } from '../policy/key-access.js';
 import { toDeploymentTokens, type PromptCount, type TokenCounter } from '../policy/token-counter.js';
-import { toTokenizerNames } from '../policy/tokenizers/tokenizer-name.js';
+import { toTokenizerNames } from '../tokenizers/tokenizer-name.js';
 import { countImageParts, type ChatMessage } from '../shared/chat.js';
 import { RouterError } from '../shared/errors.js';
 import { isTier, maxTier, TIERS, toTierFromRank, toTierRank, type Tier } from '../shared/tier.js';

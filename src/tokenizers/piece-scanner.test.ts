@@ -1,7 +1,7 @@
 import cl100k from 'js-tiktoken/ranks/cl100k_base';
 import o200k from 'js-tiktoken/ranks/o200k_base';
 import { describe, expect, it } from 'vitest';
-import { createSeededRandom, HOSTILE_KINDS, toHostileText } from '../../../test/helpers/hostile-texts.js';
+import { createSeededRandom, HOSTILE_KINDS, toHostileText } from '../../test/helpers/hostile-texts.js';
 import { QWEN_PATTERN } from './load-qwen3.js';
 import { createPieceScanner, type PatternName } from './piece-scanner.js';
 

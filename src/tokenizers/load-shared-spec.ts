@@ -1,4 +1,4 @@
-import { startWorkerEntry } from '../../shared/start-worker-entry.js';
+import { startWorkerEntry } from '../shared/start-worker-entry.js';
 import { loadCompiledSpec } from './compiled-tables.js';
 import type { SpecLoadReply } from './spec-load-worker.js';
 import type { TokenizerName } from './tokenizer-name.js';

@@ -1,12 +1,12 @@
-import type { CancelSignal } from '../../shared/cancel-signal.js';
-import { RouterError } from '../../shared/errors.js';
+import type { CancelSignal } from '../shared/cancel-signal.js';
+import { RouterError } from '../shared/errors.js';
 import { toUtf8 } from './byte-level.js';
 import { createBpeMerger, MAX_MERGE_BYTES, type WorkMeter } from './bpe-merge.js';
 import { createPieceCache, type PieceCache } from './piece-cache.js';
 import { createPieceScanner } from './piece-scanner.js';
 import type { TokenizerSpec } from './tokenizer-spec.js';
 import { toWindowCut } from './window-cut.js';
-import { yieldToEventLoop } from '../../shared/yield-to-event-loop.js';
+import { yieldToEventLoop } from '../shared/yield-to-event-loop.js';
 
 export interface CountOptions {
   /** Aborted when the client goes away: counting stops with CLIENT_CLOSED. */

@@ -1,8 +1,8 @@
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
-import type { CancelSignal } from '../../shared/cancel-signal.js';
-import { RouterError } from '../../shared/errors.js';
-import { startWorkerEntry } from '../../shared/start-worker-entry.js';
+import type { CancelSignal } from '../shared/cancel-signal.js';
+import { RouterError } from '../shared/errors.js';
+import { startWorkerEntry } from '../shared/start-worker-entry.js';
 import { createCountThread, type CountThread, type SegmentCount } from './count-thread.js';
 import { STOP_INDEX } from './count-worker.js';
 import { toSegmentRanges, toSegmentText } from './segment-ranges.js';

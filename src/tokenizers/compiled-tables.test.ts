@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HOSTILE_KINDS, toHostileText } from '../../../test/helpers/hostile-texts.js';
+import { HOSTILE_KINDS, toHostileText } from '../../test/helpers/hostile-texts.js';
 import { fromCompiledTables, toCompiledTables, toTablesSource } from './compiled-tables.js';
 import { loadTokenizerSpec } from './load-text-counter.js';
 import { toPairTriples } from './pair-table.js';

@@ -1,9 +1,9 @@
 import { EventEmitter } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toHostileText } from '../../../test/helpers/hostile-texts.js';
-import { createCancelController } from '../../shared/cancel-signal.js';
-import { startWorkerEntry } from '../../shared/start-worker-entry.js';
+import { toHostileText } from '../../test/helpers/hostile-texts.js';
+import { createCancelController } from '../shared/cancel-signal.js';
+import { startWorkerEntry } from '../shared/start-worker-entry.js';
 import { createCountPool, type CountPool } from './count-pool.js';
 import type { CountThreadReply } from './count-worker.js';
 import { createSharedSpecLoader } from './load-shared-spec.js';

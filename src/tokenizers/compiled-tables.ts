@@ -52,7 +52,7 @@ export function toTablesSource(name: TokenizerName): string {
   }
 }
 
-/** Where the compiled tables of a tokenizer live: dist/policy/tokenizers/tables/<name>.bin. */
+/** Where the compiled tables of a tokenizer live: dist/tokenizers/tables/<name>.bin. */
 export function toTablesUrl(name: TokenizerName): URL {
   return new URL(`./tables/${name}.bin`, import.meta.url);
 }

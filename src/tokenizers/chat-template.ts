@@ -1,5 +1,5 @@
-import type { ChatMessage } from '../../shared/chat.js';
-import { toMessageText } from '../../shared/chat.js';
+import type { ChatMessage } from '../shared/chat.js';
+import { toMessageText } from '../shared/chat.js';
 import { toPythonJson } from './python-json.js';
 
 /**

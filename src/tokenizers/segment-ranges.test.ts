@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { HOSTILE_KINDS, toHostileText } from '../../../test/helpers/hostile-texts.js';
+import { HOSTILE_KINDS, toHostileText } from '../../test/helpers/hostile-texts.js';
 import { loadTextCounter } from './load-text-counter.js';
 import { toSegmentRanges, toSegmentText } from './segment-ranges.js';
 import type { TextCounter } from './text-counter.js';
