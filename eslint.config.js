@@ -23,6 +23,7 @@ const LAYERS = [
   'upstream',
   'state',
   'config',
+  'patterns', // the routing table's rule patterns: RE2 compilation, keyword regexes, repeat widths
   'runtime', // the process's own upkeep: memory released at start and after busy spells
   'tokenizers', // BPE tokenizers, their compiled tables and counting threads, on shared/ only
   'shared',

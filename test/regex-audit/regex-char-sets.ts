@@ -9,7 +9,7 @@ import {
   WHITE_SPACE,
   WORD,
   type CharRanges,
-} from './char-ranges.js';
+} from '../../src/patterns/char-ranges.js';
 
 /** What a regex's flags change about the characters one of its classes matches. */
 export interface CharSetFlags {

@@ -6,7 +6,8 @@ import { buildPositionAutomaton, TooLargeError, type RegexFlags } from './regex-
 /**
  * Whether a regex can backtrack catastrophically, decided statically (no timing, no sample text): the
  * worst-case number of steps on a text of n characters, as `degree` (1 linear, k for n^k, Infinity for
- * exponential). Used for the classifier's own patterns (by test) and for patterns from config files.
+ * exponential). The regex audit (regex-safety-audit.test.ts) runs it over the classifier's own patterns
+ * and every regex literal on the request path; table patterns run on RE2 instead (linear-regex.ts).
  * Errs on the unsafe side: assertions are assumed to pass, and syntax it does not model (backreferences,
  * strings in classes) or a regex too large to analyse is reported unsafe.
  */

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { KEYWORD_FLAGS, toKeywordsSource } from './keyword-regex.js';
-import { checkRegexSafety } from './regex-safety.js';
+import { checkRegexSafety } from '../../test/regex-audit/regex-safety.js';
 
 const matcher = (keywords: string[]): RegExp => new RegExp(toKeywordsSource(keywords), KEYWORD_FLAGS);
 

@@ -4,7 +4,7 @@ import {
   LINE_TERMINATORS,
   rangesOverlap,
   type CharRanges,
-} from './char-ranges.js';
+} from '../../src/patterns/char-ranges.js';
 import type { PositionAutomaton } from './regex-positions.js';
 
 /**

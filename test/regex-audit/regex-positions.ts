@@ -1,5 +1,5 @@
 import type { AST } from '@eslint-community/regexpp';
-import type { CharRanges } from './char-ranges.js';
+import type { CharRanges } from '../../src/patterns/char-ranges.js';
 import { createCharSetReader, UnsupportedRegexError, type CharSetFlags } from './regex-char-sets.js';
 
 /**

@@ -1,6 +1,7 @@
 /**
- * Sets of code points (or UTF-16 code units) as sorted, disjoint, inclusive `[low, high]` pairs, for
- * the regex safety check (`regex-safety.ts`): one per character class of a regex.
+ * Sets of code points (or UTF-16 code units) as sorted, disjoint, inclusive `[low, high]` pairs, one per
+ * character class of a regex: read by the RE2 translation (`linear-regex.ts`) and the regex audit
+ * (`test/regex-audit/regex-safety.ts`).
  */
 export type CharRanges = readonly (readonly [number, number])[];
 
