@@ -13,7 +13,6 @@ import autotier from './scripts/eslint-rules/no-import-cycle.ts';
  */
 const LAYERS = [
   'dashboard', // static browser page, imported by nothing
-  'sim', // the simulated backend, a separate server on shared/ only
   'http',
   'gateway',
   'classify',
@@ -39,6 +38,7 @@ const layerZones = LAYERS.map((folder, index) => ({
   target: `./src/${folder}`,
   from: [
     ...LAYERS.slice(0, index).map((above) => `./src/${above}`),
+    './sim',
     './test',
     './eval',
     './bench',
@@ -46,7 +46,7 @@ const layerZones = LAYERS.map((folder, index) => ({
   ],
   message: `Layer order (LAYERS in eslint.config.js): src/${folder} may import ${
     index === LAYERS.length - 1 ? 'no other folder' : `only ${LAYERS.slice(index + 1).join(', ')}`
-  } (and never test/, eval/, bench/ or scripts/).`,
+  } (and never sim/, test/, eval/, bench/ or scripts/).`,
 }));
 
 /** Folders of the core that must never reach for the express layer, Redis or winston. */
@@ -142,6 +142,38 @@ export default tseslint.config(
               from: './src/*.ts',
               message: 'The files directly in src/ compose the service; no folder imports them.',
             },
+            {
+              target: './src/!(demo).ts',
+              from: './sim',
+              message:
+                'The simulator does not ship: only src/demo.ts (run by tsx, left out of the build) starts it.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The simulated backend (tests, demo, bench): a separate server outside src/, so `dist` holds none of it.
+    files: ['sim/**/*.ts'],
+    rules: {
+      'no-console': 'error',
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            {
+              target: './sim',
+              from: './src',
+              except: ['./shared'],
+              message: 'The simulator is a separate server: of src/ it imports shared/ only.',
+            },
+            {
+              target: './sim',
+              from: ['./test', './eval', './bench', './scripts', './train'],
+              message:
+                'The simulator never imports test/, eval/, bench/, scripts/ or train/; they import it.',
+            },
           ],
         },
       ],
@@ -160,7 +192,14 @@ export default tseslint.config(
     rules: { 'no-undef': 'off', 'no-console': 'error' },
   },
   {
-    files: ['test/**/*.ts', 'src/**/*.test.ts', 'train/**/*.test.ts', 'bench/**/*.ts', 'eval/**/*.test.ts'],
+    files: [
+      'test/**/*.ts',
+      'src/**/*.test.ts',
+      'sim/**/*.test.ts',
+      'train/**/*.test.ts',
+      'bench/**/*.ts',
+      'eval/**/*.test.ts',
+    ],
     rules: { 'max-params': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
   },
 );

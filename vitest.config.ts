@@ -4,6 +4,7 @@ export default defineConfig({
   test: {
     include: [
       'src/**/*.test.ts',
+      'sim/**/*.test.ts',
       'train/**/*.test.ts',
       'test/**/*.test.ts',
       'eval/**/*.test.ts',

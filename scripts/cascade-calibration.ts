@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { toNeighbourConfusion } from '../src/classify/combine-with-verdict.js';
 import type { CascadeCombination, Disagreement } from '../src/classify/cascade-decision.js';
 import type { TierProbabilities } from '../src/classify/decision.js';
-import { toSimulatedVerdict } from '../src/sim/classifier-responder.js';
+import { toSimulatedVerdict } from '../sim/classifier-responder.js';
 import type { Tier } from '../src/shared/tier.js';
 import {
   formatCascadeCurve,

@@ -1,8 +1,8 @@
 import { toClassifyInput } from '../src/classify/classify-input.js';
 import type { ClassifyRequest } from '../src/classify/decision.js';
-import { createClassifierResponder } from '../src/sim/classifier-responder.js';
-import { createSimulatedBackend } from '../src/sim/index.js';
-import type { SimBackend } from '../src/sim/index.js';
+import { createClassifierResponder } from '../sim/classifier-responder.js';
+import { createSimulatedBackend } from '../sim/index.js';
+import type { SimBackend } from '../sim/index.js';
 import type { Tier } from '../src/shared/tier.js';
 
 export interface SimulatedClassifierOptions {

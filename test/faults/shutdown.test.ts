@@ -2,7 +2,7 @@ import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hashKey } from '../../src/policy/api-keys.js';
 import { systemClock } from '../../src/shared/clock.js';
-import type { SimLatency } from '../../src/sim/index.js';
+import type { SimLatency } from '../../sim/index.js';
 import { createMemoryStateStore } from '../../src/state/create-memory-state-store.js';
 import type { StateStore } from '../../src/state/state-store.js';
 import { flushPromises } from '../helpers/manual-time.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { createSimulatedFleet, type SimFleet } from '../../src/sim/index.js';
+import { createSimulatedFleet, type SimFleet } from '../../sim/index.js';
 import { connectOutcome, contentChunks, startChat, toEvents } from '../helpers/drain-client.js';
 import { spawnAutotier, type SpawnedAutotier } from '../helpers/spawn-autotier.js';
 import { simpleTable } from '../helpers/start-stack.js';

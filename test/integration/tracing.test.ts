@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { startAutotier, type RunningAutotier } from '../../src/main.js';
 import { silentLogger } from '../../src/shared/logger.js';
-import { createSimulatedFleet, type SimFleet } from '../../src/sim/index.js';
+import { createSimulatedFleet, type SimFleet } from '../../sim/index.js';
 import { startOtlpReceiver, type OtlpReceiver } from '../helpers/otlp-receiver.js';
 import type { ReceivedSpan } from '../helpers/received-span.js';
 import { TIER_FLEET_TIMEOUTS } from '../helpers/tier-fleet.js';

@@ -1,4 +1,4 @@
-import { toFloat32Base64 } from '../shared/float32-base64.js';
+import { toFloat32Base64 } from '../src/shared/float32-base64.js';
 import type { BackendContext, Exchange } from './backend-context.js';
 import type { SimError } from './error-body.js';
 import { toEmbeddingVector } from './embedding-vector.js';

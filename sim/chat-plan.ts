@@ -1,4 +1,4 @@
-import { toMessageText } from '../shared/chat.js';
+import { toMessageText } from '../src/shared/chat.js';
 import type { ChatRequestView } from './chat-request.js';
 import { toJsonFromSchema } from './json-from-schema.js';
 import {

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { systemClock, systemRandom, systemSleep, type Random } from '../shared/clock.js';
+import { systemClock, systemRandom, systemSleep, type Random } from '../src/shared/clock.js';
 import type { BackendContext } from './backend-context.js';
 import { createFaultState } from './fault-state.js';
 import { routeRequest, toModelsBody } from './route-request.js';

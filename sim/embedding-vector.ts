@@ -1,4 +1,4 @@
-import { createSeededRandom } from '../shared/seeded-random.js';
+import { createSeededRandom } from '../src/shared/seeded-random.js';
 
 /** FNV-1a over the model name and the input (text, or token ids), as the 32-bit seed of its vector. */
 function toSeed(model: string, input: string | readonly number[]): number {

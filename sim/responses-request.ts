@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../shared/chat.js';
+import type { ChatMessage } from '../src/shared/chat.js';
 import { toPositiveInteger, type ChatRequestView, type SimTool } from './chat-request.js';
 import { isRecord } from './json-from-schema.js';
 

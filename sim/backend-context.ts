@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Clock, Random, Sleep } from '../shared/clock.js';
+import type { Clock, Random, Sleep } from '../src/shared/clock.js';
 import type { FaultSpec } from './fault-spec.js';
 import type { FaultState } from './fault-state.js';
 import type { SimStatsRecorder } from './sim-stats.js';

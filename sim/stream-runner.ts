@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { Sleep } from '../shared/clock.js';
+import type { Sleep } from '../src/shared/clock.js';
 import type { StreamScript } from './stream-script.js';
 
 /** vLLM answers streams through starlette's StreamingResponse with this media type. */

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { Clock, Random, Sleep } from '../shared/clock.js';
+import type { Clock, Random, Sleep } from '../src/shared/clock.js';
 import type { FaultSpec } from './fault-spec.js';
 
 export type { FaultName, FaultSpec } from './fault-spec.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fromFloat32Base64 } from '../shared/float32-base64.js';
+import { fromFloat32Base64 } from '../src/shared/float32-base64.js';
 import { createSimulatedBackend } from './create-simulated-backend.js';
 import { toEmbeddingVector } from './embedding-vector.js';
 import type { SimBackend } from './types.js';

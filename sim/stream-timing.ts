@@ -1,4 +1,4 @@
-import type { Random } from '../shared/clock.js';
+import type { Random } from '../src/shared/clock.js';
 import { toFaultNumber, type FaultSpec } from './fault-spec.js';
 import type { StreamTiming } from './stream-runner.js';
 import type { SimLatency } from './types.js';

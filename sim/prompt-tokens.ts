@@ -1,4 +1,4 @@
-import { toMessageText, type ChatMessage } from '../shared/chat.js';
+import { toMessageText, type ChatMessage } from '../src/shared/chat.js';
 
 /** Fixed per-message overhead (role markers of the chat template), in tokens. */
 const TOKENS_PER_MESSAGE = 4;

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { Sleep } from '../shared/clock.js';
+import type { Sleep } from '../src/shared/clock.js';
 import { toErrorBody, type SimError } from './error-body.js';
 import type { FaultSpec } from './fault-spec.js';
 

@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../shared/chat.js';
+import type { ChatMessage } from '../src/shared/chat.js';
 import { isRecord } from './json-from-schema.js';
 
 /** A function tool as the simulator reads it from `tools`. */
