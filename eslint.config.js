@@ -15,6 +15,7 @@ const LAYERS = [
   'dashboard', // static browser page, imported by nothing
   'http',
   'gateway',
+  'routing', // the decision before the first upstream call: classification under the table's rules, the plan
   'classify',
   'policy',
   'balance',

@@ -30,7 +30,7 @@ import {
   type ChatRequest,
   type CompletionRequest,
 } from './chat-request.js';
-import { decideRoute, type RouteDecision } from './decide-route.js';
+import { decideRoute, type RouteDecision } from '../routing/decide-route.js';
 import { toCompletionDecision } from './completion-route.js';
 import { toContinuationBodyMaker } from './continuation-body.js';
 import { createRequestTracker } from './request-tracker.js';

@@ -1,7 +1,7 @@
 import type { ApiKeyConfig } from '../config/table-part-schemas.js';
 import type { CancelSignal } from '../shared/cancel-signal.js';
 import type { Span } from '../shared/tracing.js';
-import type { RouteHints } from './decide-route.js';
+import type { RouteHints } from '../routing/decide-route.js';
 
 /**
  * The gateway as the HTTP edge sees it: an endpoint's body and the request's context in, an answer to

@@ -20,6 +20,7 @@ const REQUEST_PATH = [
   'src/classify',
   'src/upstream',
   'src/gateway',
+  'src/routing',
   'src/policy',
   'src/tokenizers',
   'src/patterns',

@@ -3,7 +3,7 @@ import type { RoutingTable } from '../config/routing-table-schema.js';
 import type { RoutePlan } from '../balance/route-plan.js';
 import { RouterError } from '../shared/errors.js';
 import { TIERS, toTierRank, type Tier } from '../shared/tier.js';
-import type { RuleRecord } from './rule-record.js';
+import type { RuleRecord } from '../policy/rule-record.js';
 
 export interface PlanInput {
   table: RoutingTable;

@@ -6,7 +6,7 @@ import type { RoutingTable } from '../config/routing-table-schema.js';
 import type { RoutePlan } from '../balance/route-plan.js';
 import { toAvailabilityState, type AvailabilityChecker } from '../policy/availability.js';
 import { toOverrideRefused } from '../policy/client-overrides.js';
-import { planRoute, toMaxTokens } from '../policy/plan-route.js';
+import { planRoute, toMaxTokens } from './plan-route.js';
 import { toRuleLabel, type RuleRecord } from '../policy/rule-record.js';
 import {
   allowsTier,
