@@ -7,7 +7,7 @@ import { createCountPool } from '../src/tokenizers/count-pool.js';
 import { percentile } from './percentiles.js';
 import { round3 } from './stats.js';
 
-/** Prompt sizes of issue 8, in o200k_base tokens. */
+/** Prompt sizes the local costs are measured at, in o200k_base tokens. */
 export const PROMPT_SIZES = { '1k': 1_000, '10k': 10_000, '100k': 100_000 } as const;
 export type PromptSize = keyof typeof PROMPT_SIZES;
 

@@ -1,7 +1,7 @@
 import type { Figure } from './figure.js';
 import { ratio } from './stats.js';
 
-/** One target of issue 8 and whether this run met it. */
+/** One target of the bench and whether this run met it. */
 export interface Target {
   key: string;
   label: string;
@@ -26,8 +26,8 @@ interface Rule {
 }
 
 /**
- * The targets of issue 8, then issue 16's (abuse), in the issues' order; ratios are autotier /
- * Portkey from the same run.
+ * The bench's targets: latency, throughput, streams, memory and token counts, then abuse; ratios are
+ * autotier / Portkey from the same run.
  */
 const RULES: readonly Rule[] = [
   {

@@ -19,7 +19,7 @@ export interface SimulatedClassifierOptions {
 export const SIMULATED_CLASSIFIER_MODEL = 'Qwen/Qwen3-8B';
 
 /**
- * A simulated classifier endpoint (Qwen3-8B's stand-in, issue 19): an OpenAI-compatible server that
+ * A simulated classifier endpoint (Qwen3-8B's stand-in): an OpenAI-compatible server that
  * answers each classifier request about a labeled prompt with the gold tier at `accuracy`, else one
  * tier up or down. Prompts are matched by the text the classifier stage sends (the classify window).
  */

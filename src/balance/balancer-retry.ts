@@ -23,7 +23,7 @@ import type { Candidate } from './to-candidates.js';
 export type TryAgain = () => Promise<ExecuteResult | undefined>;
 
 /**
- * After a failed call: the same deployment once more when `decideRetryInPlace` says so (issue 18),
+ * After a failed call: the same deployment once more when `decideRetryInPlace` says so,
  * else the books as before.
  */
 export async function afterFailure(

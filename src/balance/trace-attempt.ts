@@ -6,7 +6,7 @@ import type { CommittedAttempt } from './run-attempt.js';
 import type { Candidate } from './to-candidates.js';
 
 /**
- * The client span of one upstream call (issue 20): named `chat <model>` (GenAI semantic conventions),
+ * The client span of one upstream call: named `chat <model>` (GenAI semantic conventions),
  * under the request's span; it ends when the call fails, when a buffered answer is read, or when a
  * stream's last event arrived (or it was stopped). Its `traceHeaders()` go upstream with the call.
  */

@@ -44,7 +44,7 @@ function toRecord(
 }
 
 /**
- * What the routing table's rules make of a request (issue 19): an exact rule replaces the classifier
+ * What the routing table's rules make of a request: an exact rule replaces the classifier
  * (the first in table order wins), then the highest `min_tier` raises the result. The hard rules that
  * follow (x-autotier-min-tier, session ladder, key caps, context length, vision) still apply to it.
  */

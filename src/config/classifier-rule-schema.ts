@@ -71,7 +71,7 @@ function checkPattern(pattern: string, flags: string, issue: Issue): void {
 }
 
 /**
- * One operator rule of `classifier.rules` (issue 19): a regex `pattern` or a list of `keywords`,
+ * One operator rule of `classifier.rules`: a regex `pattern` or a list of `keywords`,
  * the part of the conversation it reads, and the tier it implies for `model: "auto"` requests.
  */
 export const classifierRuleSchema = z

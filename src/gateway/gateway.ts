@@ -39,7 +39,7 @@ export interface RequestContext {
   hints: RouteHints;
   /** `Authorization` and `x-api-key` headers. */
   credentials: { authorization?: string | undefined; apiKey?: string | undefined };
-  /** The request's span (issue 20); the routing work hangs its spans under it. @default NO_SPAN */
+  /** The request's span; the routing work hangs its spans under it. @default NO_SPAN */
   trace?: Span | undefined;
 }
 

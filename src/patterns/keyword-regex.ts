@@ -1,5 +1,5 @@
 /**
- * A routing-table rule's `keywords` as one regex source (issue 19): each keyword matched
+ * A routing-table rule's `keywords` as one regex source: each keyword matched
  * case-insensitively (flags `iu`), its words separated by any whitespace, on word boundaries.
  *
  * A boundary is one character that is not a letter, digit or underscore (any script), or the text's

@@ -28,7 +28,7 @@ export interface ClassifyWithRulesInput {
 }
 
 /**
- * Classifies an `auto` request under the routing table's rules (issue 19): an exact rule that
+ * Classifies an `auto` request under the routing table's rules: an exact rule that
  * matches spares the classifier (and its LLM call); otherwise the classifier decides and the highest
  * matching `min_tier` raises its tier.
  */

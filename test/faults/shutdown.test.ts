@@ -10,7 +10,7 @@ import { chatBody, connectOutcome, contentChunks, startChat, toEvents } from '..
 import { simpleTable, startStack, type Stack } from '../helpers/start-stack.js';
 
 /**
- * Rolling restarts lose nothing (issue 18): the service's drain through the real HTTP API, in front of
+ * Rolling restarts lose nothing: the service's drain through the real HTTP API, in front of
  * a simulated backend that decodes slowly (20 tokens a second), so a stream is still running when the
  * drain begins. Every step waits for an observed event (first chunk, the backend's call), never a timer.
  */

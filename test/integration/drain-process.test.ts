@@ -12,7 +12,7 @@ import { simpleTable } from '../helpers/start-stack.js';
 const TOKENS = 60;
 
 /**
- * A rolling restart of the real process (issue 18): SIGTERM in the middle of a slow stream. The stream
+ * A rolling restart of the real process: SIGTERM in the middle of a slow stream. The stream
  * still ends with [DONE], a new connection is refused while it runs, and the process exits 0; the same
  * with `--workers 2`, where the primary forwards SIGTERM to both workers. Each step waits for an
  * observed event (the first chunk, the workers' start-up lines, a refused connection).

@@ -8,7 +8,7 @@ import { createPatternSet } from '../../src/classify/pattern-set.js';
 import { checkRegexSafety } from './regex-safety.js';
 
 /**
- * Every regex that reads client or upstream text, checked for catastrophic backtracking (issue 16;
+ * Every regex that reads client or upstream text, checked for catastrophic backtracking (see
  * docs/regex-audit.md). Heuristic regexes read a window of at most about 1,800 characters (see
  * classifier-hostile-input.test.ts), so quadratic is accepted there (under 3.3 million steps) and
  * nothing worse; every other regex must be linear.
@@ -37,7 +37,7 @@ const REVIEWED: Readonly<Record<string, string>> = {
 /** Files besides the signal tables that build regexes at run time; the tests collect what they build. */
 const DYNAMIC_REGEX_FILES = ['src/classify/heuristic-signal.ts', 'src/classify/pattern-set.ts'];
 /**
- * Files that compile the routing table's `classifier.rules` (issue 19): their patterns are checked to be
+ * Files that compile the routing table's `classifier.rules`: their patterns are checked to be
  * linear when the table loads (config/classifier-rule-schema.ts), their keywords by keyword-regex.test.ts.
  */
 const TABLE_REGEX_FILES = ['src/classify/table-rules.ts'];

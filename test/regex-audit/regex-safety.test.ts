@@ -26,7 +26,7 @@ describe('checkRegexSafety', () => {
     ['\\d[\\d.,]*\\s*km', '', 2],
     ['^\\s*x', 'm', 2],
     ['(?<=a+)b', '', 2],
-    // what the classifier ran before issue 16: the LLM reply's think blocks, code lines in earlier turns
+    // the kind of pattern that read the LLM reply's think blocks and code lines in earlier turns
     ['<think>[\\s\\S]*?<\\/think>', 'gi', 2],
     ['```|^\\s*(?:def |class |import )', 'm', 2],
   ])('finds polynomial backtracking in /%s/%s of degree %i', (source, flags, degree) => {
