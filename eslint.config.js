@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import importX, { createNodeResolver } from 'eslint-plugin-import-x';
+import autotier from './scripts/eslint-rules/no-import-cycle.ts';
 
 /**
  * The folders of src/, highest first: a folder may import only the folders after it, so an upward
@@ -12,9 +13,9 @@ import importX, { createNodeResolver } from 'eslint-plugin-import-x';
  */
 const LAYERS = [
   'dashboard', // static browser page, imported by nothing
-  'sim', // the simulated backend, a separate server on shared/ only
   'http',
   'gateway',
+  'routing', // the decision before the first upstream call: classification under the table's rules, the plan
   'classify',
   'policy',
   'balance',
@@ -22,7 +23,9 @@ const LAYERS = [
   'upstream',
   'state',
   'config',
+  'patterns', // the routing table's rule patterns: RE2 compilation, keyword regexes, repeat widths
   'runtime', // the process's own upkeep: memory released at start and after busy spells
+  'tokenizers', // BPE tokenizers, their compiled tables and counting threads, on shared/ only
   'shared',
 ];
 
@@ -36,6 +39,7 @@ const layerZones = LAYERS.map((folder, index) => ({
   target: `./src/${folder}`,
   from: [
     ...LAYERS.slice(0, index).map((above) => `./src/${above}`),
+    './sim',
     './test',
     './eval',
     './bench',
@@ -43,7 +47,7 @@ const layerZones = LAYERS.map((folder, index) => ({
   ],
   message: `Layer order (LAYERS in eslint.config.js): src/${folder} may import ${
     index === LAYERS.length - 1 ? 'no other folder' : `only ${LAYERS.slice(index + 1).join(', ')}`
-  } (and never test/, eval/, bench/ or scripts/).`,
+  } (and never sim/, test/, eval/, bench/ or scripts/).`,
 }));
 
 /** Folders of the core that must never reach for the express layer, Redis or winston. */
@@ -66,7 +70,7 @@ export default tseslint.config(
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
-    plugins: { 'import-x': importX },
+    plugins: { 'import-x': importX, autotier },
     settings: {
       'import-x/extensions': ['.ts', '.js', '.mjs'],
       'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
@@ -86,7 +90,8 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'max-params': ['error', 3],
-      'import-x/no-cycle': 'error',
+      // Not import-x/no-cycle: it skips `import type`, and a cycle of types is still a cycle.
+      'autotier/no-import-cycle': 'error',
     },
   },
   {
@@ -138,6 +143,38 @@ export default tseslint.config(
               from: './src/*.ts',
               message: 'The files directly in src/ compose the service; no folder imports them.',
             },
+            {
+              target: './src/!(demo).ts',
+              from: './sim',
+              message:
+                'The simulator does not ship: only src/demo.ts (run by tsx, left out of the build) starts it.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The simulated backend (tests, demo, bench): a separate server outside src/, so `dist` holds none of it.
+    files: ['sim/**/*.ts'],
+    rules: {
+      'no-console': 'error',
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            {
+              target: './sim',
+              from: './src',
+              except: ['./shared'],
+              message: 'The simulator is a separate server: of src/ it imports shared/ only.',
+            },
+            {
+              target: './sim',
+              from: ['./test', './eval', './bench', './scripts', './train'],
+              message:
+                'The simulator never imports test/, eval/, bench/, scripts/ or train/; they import it.',
+            },
           ],
         },
       ],
@@ -156,7 +193,14 @@ export default tseslint.config(
     rules: { 'no-undef': 'off', 'no-console': 'error' },
   },
   {
-    files: ['test/**/*.ts', 'src/**/*.test.ts', 'train/**/*.test.ts', 'bench/**/*.ts', 'eval/**/*.test.ts'],
+    files: [
+      'test/**/*.ts',
+      'src/**/*.test.ts',
+      'sim/**/*.test.ts',
+      'train/**/*.test.ts',
+      'bench/**/*.ts',
+      'eval/**/*.test.ts',
+    ],
     rules: { 'max-params': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
   },
 );

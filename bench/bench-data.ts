@@ -39,7 +39,7 @@ export interface BenchData {
     notes: string[];
   };
   costs: Record<Corpus, CorpusCosts>;
-  /** autotier's token counts of the eval prompts against the exact reference encoders (issue 16). */
+  /** autotier's token counts of the eval prompts against the exact reference encoders. */
   tokenAccuracy?: Record<string, TokenAccuracy>;
   /** Concurrency 1 against the zero-latency backend, and against the realistic one. */
   overhead: { zero: OverheadResult; realistic: OverheadResult };
@@ -62,7 +62,7 @@ export interface BenchData {
     /** `node dist/main.js` on the default table and Portkey, each idle after 10 s, before the load. */
     productionStart?: ProductionStartMemory | Unavailable;
   };
-  /** 1 MB hostile bodies beside a normal-traffic baseline (issue 16). */
+  /** 1 MB hostile bodies beside a normal-traffic baseline. */
   abuse?: AbuseMeasurement | Unavailable;
   profile?: ProfileSummary | Unavailable;
 }

@@ -1,5 +1,5 @@
 /**
- * The simulated fleet, routing table and request bodies of the issue 8 benchmark. One simulator
+ * The simulated fleet, routing table and request bodies of the benchmark. One simulator
  * process serves three backends on consecutive ports; one autotier process routes to all three:
  *
  * | backend     | simulator latency                              | reached through autotier as          |

@@ -1,4 +1,4 @@
-// Child-process entry of the load helpers (issue 8). Two ways to run it:
+// Child-process entry of the load helpers. Two ways to run it:
 //   `node --import tsx bench/load-worker.ts '<job json>'` runs one job and prints one JSON result line;
 //   with an IPC channel and no argument it serves `{ id, job }` messages one after another and answers
 //   `{ id, result }` or `{ id, error }`, so a whole bench pays the start-up (about 2 s under tsx) once.

@@ -14,7 +14,7 @@ import {
 } from './load-schema.js';
 
 /**
- * Load helpers for the issue 8 benchmark. `startLoadRunner` starts bench/load-worker.ts once in
+ * Load helpers for the benchmark. `startLoadRunner` starts bench/load-worker.ts once in
  * its own Node process (so the generator never shares an event loop with a server under test) and
  * sends it one job at a time over IPC; every result is validated against load-schema.ts.
  */

@@ -1,7 +1,7 @@
 import { toHostileText, type HostileKind } from '../test/helpers/hostile-texts.js';
 import type { AbuseResult, LoadRunner } from './load.js';
 
-/** 1 MB single-message bodies of issue 16: text a tokenizer's pre-tokenizer does not split. */
+/** 1 MB single-message bodies: text a tokenizer's pre-tokenizer does not split. */
 export const ABUSE_KINDS = [
   'repeated',
   'base64',

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { LoadRunner, RateResult, Target } from './load.js';
 import { round3 } from './stats.js';
 
-/** p99 bounds on added latency, in milliseconds (issue 8). */
+/** p99 bounds on added latency, in milliseconds. */
 export const LATENCY_BOUNDS_MS = [5, 20, 100] as const;
 
 export interface FrontierStep {

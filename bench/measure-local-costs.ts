@@ -3,11 +3,11 @@ import { join } from 'node:path';
 import { createLocalClassifier, type LocalClassifier } from '../src/classify/local-classifier.js';
 import { loadLocalModel } from '../src/classify/local-model.js';
 import { createTokenCounter, type TokenCounter } from '../src/policy/token-counter.js';
-import { createCountPool } from '../src/policy/tokenizers/count-pool.js';
+import { createCountPool } from '../src/tokenizers/count-pool.js';
 import { percentile } from './percentiles.js';
 import { round3 } from './stats.js';
 
-/** Prompt sizes of issue 8, in o200k_base tokens. */
+/** Prompt sizes the local costs are measured at, in o200k_base tokens. */
 export const PROMPT_SIZES = { '1k': 1_000, '10k': 10_000, '100k': 100_000 } as const;
 export type PromptSize = keyof typeof PROMPT_SIZES;
 

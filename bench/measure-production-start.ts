@@ -35,7 +35,7 @@ export interface ProductionStartMemory {
   idleAfterMs: number;
 }
 
-/** The pause after /health answers before the idle reading, ms: the "idle after 10 s". */
+/** The pause after /health answers before the idle reading, ms: the target's "idle after 10 s". */
 export const IDLE_AFTER_MS = 10_000;
 
 async function readAfterIdle(pid: number, idleAfterMs: number): Promise<StartMemory> {

@@ -42,7 +42,7 @@ function readEvalTexts(file: string): string[] {
 }
 
 /**
- * Issue 16's "token counts of the eval prompts stay within 1% of exact tiktoken counts": every text of
+ * The target "token counts of the eval prompts stay within 1% of exact tiktoken counts": every text of
  * eval/prompts.jsonl counted by autotier's counter (no margin, no template) and by the reference.
  */
 export async function measureTokenAccuracy(

@@ -6,7 +6,7 @@ import { findFreePort } from './free-port.js';
 
 /**
  * Runs Portkey's open-source gateway (@portkey-ai/gateway) as a child Node process on loopback,
- * configured as the "equivalent single-target config" of the issue 8 benchmark: provider `openai`
+ * configured as the "equivalent single-target config" of the benchmark: provider `openai`
  * with a custom host, no retries, no cache, no timeout, no guardrails.
  */
 export interface PortkeyOptions {

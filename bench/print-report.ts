@@ -1,5 +1,6 @@
 import type { BenchData } from './bench-data.js';
-import type { Figure, Report } from './report.js';
+import type { Figure } from './figure.js';
+import type { Report } from './report.js';
 import { formatProfileSummary } from './summarize-profile.js';
 
 const SECTIONS: { prefix: string; title: (data: BenchData) => string }[] = [
@@ -33,7 +34,7 @@ const SECTIONS: { prefix: string; title: (data: BenchData) => string }[] = [
   {
     prefix: 'abuse.',
     title: (data) =>
-      `Abuse (issue 16): 1 MB single-message auto requests through autotier's chat endpoint, ${data.abuse !== undefined && 'requests' in data.abuse ? data.abuse.requests : '-'} each one after another, GET /health probed every 5 ms beside them; the same for a normal request first`,
+      `Abuse: 1 MB single-message auto requests through autotier's chat endpoint, ${data.abuse !== undefined && 'requests' in data.abuse ? data.abuse.requests : '-'} each one after another, GET /health probed every 5 ms beside them; the same for a normal request first`,
   },
 ];
 
@@ -66,7 +67,7 @@ export function formatReport(data: BenchData, report: Report): string {
     lines.push('', `== ${section.title(data)}`, header);
     for (const [, figure] of entries) lines.push(row(figure));
   }
-  lines.push('', '== Targets (issues 8 and 16)');
+  lines.push('', '== Targets');
   for (const target of report.targets) {
     const value = target.value === null ? '-' : target.value.toFixed(3);
     const shown = (reference: number | null | undefined): string =>

@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 
 /**
- * Reads memory and children of processes from /proc (Linux only), for the memory figures of
- * issue 8 and for spotting the worker processes of `autotier --workers N`.
+ * Reads memory and children of processes from /proc (Linux only), for the bench's memory figures
+ * and for spotting the worker processes of `autotier --workers N`.
  */
 
 /** A kB field of /proc/<pid>/status, in MiB; undefined when the process is gone. */

@@ -1,7 +1,7 @@
-import type { Figure } from './report.js';
+import type { Figure } from './figure.js';
 import { ratio } from './stats.js';
 
-/** One target and whether this run met it. */
+/** One target of the bench and whether this run met it. */
 export interface Target {
   key: string;
   label: string;
@@ -26,7 +26,7 @@ interface Rule {
 }
 
 /**
- * The targets: latency, throughput and streams, memory, token counts, hostile bodies; ratios are
+ * The bench's targets: latency, throughput, streams, memory and token counts, then abuse; ratios are
  * autotier / Portkey from the same run.
  */
 const RULES: readonly Rule[] = [

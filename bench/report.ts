@@ -1,4 +1,5 @@
 import type { BenchData, MemoryReadings, Unavailable } from './bench-data.js';
+import type { Figure } from './figure.js';
 import type { Frontier } from './measure-frontier.js';
 import { ABUSE_KINDS } from './measure-abuse.js';
 import { CORPORA, PROMPT_SIZES, type PromptSize } from './measure-local-costs.js';
@@ -6,21 +7,6 @@ import type { AddedStreamLatency, StreamCapacity } from './measure-streams.js';
 import { toTargets, type Target } from './report-targets.js';
 import type { RouteName } from './routes.js';
 import { ratio, round3 } from './stats.js';
-
-/** One figure of the bench: ours, Portkey's measured in the same run, and autotier / Portkey. */
-export interface Figure {
-  label: string;
-  unit: string;
-  autotier: number | null;
-  portkey?: number | null;
-  ratio?: number | null;
-  /** The reference proxies' figure, same run, where measured: nginx (compiled) and the Node floor. */
-  nginx?: number | null;
-  nodeFloor?: number | null;
-  note?: string;
-}
-
-export type { Target } from './report-targets.js';
 
 export interface Report {
   figures: Record<string, Figure>;

@@ -1,4 +1,4 @@
-// The issue 8 benchmark: `npm run bench` (about 6 minutes) or `npm run bench -- --quick`.
+// The benchmark: `npm run bench` (about 6 minutes) or `npm run bench -- --quick`.
 // Flags: --quick, --router auto|dist|build|tsx, --no-portkey, --no-references, --profile /
 // --no-profile, --no-workers, --out <file> (default bench/results/latest.json), --memory-only (the
 // production start's memory beside Portkey's, about 25 s, printed; nothing written). See bench/README.md.

@@ -10,7 +10,7 @@ export interface Simulator {
   baseUrls: Record<BackendId, string>;
 }
 
-/** Writes the bench fleet file (JSON is YAML) and runs `src/sim/cli.ts <fleet> --base-port N`. */
+/** Writes the bench fleet file (JSON is YAML) and runs `sim/cli.ts <fleet> --base-port N`. */
 export async function startSimulator(options: { entry: string[]; tempDir: string }): Promise<Simulator> {
   const fleetFile = join(options.tempDir, 'fleet.json');
   writeFileSync(fleetFile, JSON.stringify({ backends: BACKENDS }, null, 2));

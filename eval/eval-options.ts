@@ -34,7 +34,7 @@ export interface EvalOptions {
   worst: number;
   quiet: boolean;
   strict: boolean;
-  /** `--curve`: the cascade's curve (issue 19) instead of a normal report. */
+  /** `--curve`: the cascade's curve instead of a normal report. */
   curve: boolean;
   /** `--thresholds`: the curve's cutoffs; undefined = the gate's default grid. */
   curveThresholds: number[] | undefined;

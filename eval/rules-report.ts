@@ -23,7 +23,7 @@ export interface WithoutRules {
   over_routing_rate: number;
 }
 
-/** What the routing table's `classifier.rules` did over the file (issue 19); rates are 0..1. */
+/** What the routing table's `classifier.rules` did over the file; rates are 0..1. */
 export interface RulesReport {
   /** Rules in the table. */
   count: number;

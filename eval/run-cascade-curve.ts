@@ -25,7 +25,7 @@ export interface CascadeCurveResult {
 }
 
 /**
- * The cascade's curve against a classifier endpoint (issue 19, part 5): every prompt is scored by
+ * The cascade's curve against a classifier endpoint: every prompt is scored by
  * the local stage and asked of the LLM once, then each threshold's decisions follow the cascade's own
  * rules (`toCascadeChoice`), so a 15-point curve costs one LLM call per prompt.
  */

@@ -13,7 +13,7 @@ export interface AcceptablePair extends TierPair {
   acceptable: readonly Tier[];
 }
 
-/** What the routing table's `classifier.rules` did to one case (issue 19). */
+/** What the routing table's `classifier.rules` did to one case. */
 export interface CaseRules {
   /** The classifier's tier, before the rules. */
   classified: Tier;

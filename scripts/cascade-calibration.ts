@@ -1,5 +1,5 @@
 /**
- * Chooses the cascade's `calibrated` settings (issue 19, part 5) on unseen sources: reads the
+ * Chooses the cascade's `calibrated` settings on unseen sources: reads the
  * source-held-out local predictions of dev (scripts/source-held-out-predictions.ts), simulates the
  * classifier LLM at `--accuracy` (gold tier, else one tier off; several seeds), and prints the curve
  * (threshold against exact, under-routing and LLM share) of each `disagreement` rule, then the
@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { toNeighbourConfusion } from '../src/classify/combine-with-verdict.js';
 import type { CascadeCombination, Disagreement } from '../src/classify/cascade-decision.js';
 import type { TierProbabilities } from '../src/classify/decision.js';
-import { toSimulatedVerdict } from '../src/sim/classifier-responder.js';
+import { toSimulatedVerdict } from '../sim/classifier-responder.js';
 import type { Tier } from '../src/shared/tier.js';
 import {
   formatCascadeCurve,

@@ -1,5 +1,5 @@
 /**
- * Cost of each local classifier stage on hostile inputs (issue 16), against the same stage on a normal
+ * Cost of each local classifier stage on hostile inputs, against the same stage on a normal
  * prompt of about 1k tokens timed in the same run. For every input and size it prints the median and
  * worst time per stage in microseconds and the ratio of the median to the baseline's median. Inputs:
  * test/helpers/hostile-inputs.ts (one character of each class repeated, alternations, ReDoS attack

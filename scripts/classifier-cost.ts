@@ -1,6 +1,6 @@
 /**
  * Per-request cost of the local classifier stages (heuristics + features + model), in microseconds,
- * on prompts of about 30 ("short"), 1k, 10k and 100k tokens built from eval/prompts.jsonl (issue 3's
+ * on prompts of about 30 ("short"), 1k, 10k and 100k tokens built from eval/prompts.jsonl (the
  * "< 0.2 ms at p99" target). Each size is timed in `--rounds` separate rounds and the medians of the
  * rounds' p50 and p99 are printed, so one burst of load from another process does not decide the figure.
  * Usage:

@@ -1,5 +1,5 @@
 /**
- * Issue 19, part 4: does the local model learn from the LLM stage? `npm run sim:learning`
+ * Does the local model learn from the LLM stage? `npm run sim:learning`
  *
  * Sources held out of training stream through the real cascade classifier, whose LLM stage calls a
  * real simulated classifier endpoint (gold tier at `--accuracy`, else one tier off). `classifier.learn`'s

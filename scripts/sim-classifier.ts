@@ -1,6 +1,6 @@
 /**
  * `npm run sim:classifier -- <labeled.jsonl>... [--accuracy 0.87] [--seed 1] [--port 8190]`: serves a
- * simulated classifier model that knows the gold tiers of the given prompts (issue 19), for
+ * simulated classifier model that knows the gold tiers of the given prompts, for
  * `npm run eval -- <file> --mode cascade --classifier-url http://127.0.0.1:8190/v1 --curve`.
  */
 import { parseArgs } from 'node:util';

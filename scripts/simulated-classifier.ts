@@ -1,8 +1,8 @@
 import { toClassifyInput } from '../src/classify/classify-input.js';
 import type { ClassifyRequest } from '../src/classify/decision.js';
-import { createClassifierResponder } from '../src/sim/classifier-responder.js';
-import { createSimulatedBackend } from '../src/sim/index.js';
-import type { SimBackend } from '../src/sim/index.js';
+import { createClassifierResponder } from '../sim/classifier-responder.js';
+import { createSimulatedBackend } from '../sim/index.js';
+import type { SimBackend } from '../sim/index.js';
 import type { Tier } from '../src/shared/tier.js';
 
 export interface SimulatedClassifierOptions {
@@ -19,7 +19,7 @@ export interface SimulatedClassifierOptions {
 export const SIMULATED_CLASSIFIER_MODEL = 'Qwen/Qwen3-8B';
 
 /**
- * A simulated classifier endpoint (Qwen3-8B's stand-in, issue 19): an OpenAI-compatible server that
+ * A simulated classifier endpoint (Qwen3-8B's stand-in): an OpenAI-compatible server that
  * answers each classifier request about a labeled prompt with the gold tier at `accuracy`, else one
  * tier up or down. Prompts are matched by the text the classifier stage sends (the classify window).
  */

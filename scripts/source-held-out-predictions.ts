@@ -1,5 +1,5 @@
 /**
- * Local-mode predictions of dev's gold prompts by models that never saw their source (issue 19): dev's
+ * Local-mode predictions of dev's gold prompts by models that never saw their source: dev's
  * sources are dealt into `--folds` groups; each group's prompts are classified by a model fitted on
  * every example of the other sources (train-weak with reviewed labels, data/written-train, dev), with
  * the shipped model's temperature, blend and decision policy. Writes one JSON line per prompt:

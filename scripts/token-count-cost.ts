@@ -30,7 +30,7 @@ import { createLocalClassifier } from '../src/classify/local-classifier.js';
 import { parseRoutingTable } from '../src/config/load-routing-table.js';
 import { silentLogger } from '../src/shared/logger.js';
 import { createTokenCounter, type TokenCounter } from '../src/policy/token-counter.js';
-import { createCountPool, DEFAULT_COUNT_THREADS } from '../src/policy/tokenizers/count-pool.js';
+import { createCountPool, DEFAULT_COUNT_THREADS } from '../src/tokenizers/count-pool.js';
 import { toHostileText, type HostileKind } from '../test/helpers/hostile-texts.js';
 
 const MEGABYTE = 1_000_000;

@@ -19,7 +19,7 @@ import { createRecentActivity } from './observe/recent-activity.js';
 import { combineObservers } from './observe/request-summary.js';
 import { toStateReport, type ReloadHistory } from './observe/state-report.js';
 import { createTokenCounter, type TokenCounter } from './policy/token-counter.js';
-import { toTokenizerNames } from './policy/tokenizers/tokenizer-name.js';
+import { toTokenizerNames } from './tokenizers/tokenizer-name.js';
 import {
   systemClock,
   systemRandom,

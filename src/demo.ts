@@ -1,5 +1,5 @@
-import { createSimulatedFleet } from './sim/create-simulated-fleet.js';
-import { DEMO_FLEET } from './sim/demo-fleet.js';
+import { createSimulatedFleet } from '../sim/create-simulated-fleet.js';
+import { DEMO_FLEET } from '../sim/demo-fleet.js';
 import { startAutotier } from './main.js';
 
 /** First port of the simulated fleet; routing-tables/default.yaml points at 8101-8107. */

@@ -22,7 +22,7 @@ export interface TrafficLearning {
 }
 
 /**
- * `classifier.learn` (issue 19, part 4) across table reloads: one recorder per destination, kept while
+ * `classifier.learn` across table reloads: one recorder per destination, kept while
  * tables keep naming it, so a reload does not reopen the file or the Redis connection.
  */
 export function createTrafficLearning(options: TrafficLearningOptions): TrafficLearning {

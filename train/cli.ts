@@ -1,5 +1,5 @@
 /**
- * Trains the local complexity model (issue 3) offline; the service only loads the file it writes.
+ * Trains the local complexity model offline; the service only loads the file it writes.
  *
  *   npm run train                      reproduce src/classify/model/local-model.json (training-inputs.ts)
  *   npm run train -- --check           retrain in memory; exit 1 when the result differs from that file
@@ -70,7 +70,7 @@ const { values: flags, positionals: files } = parseArgs({
     seed: { type: 'string', default: '1' },
     restarts: { type: 'string', default: String(DEFAULT_TRAINING_CONFIG.restarts) },
     folds: { type: 'string', default: '5' },
-    /** `source`: the folds hold out whole sources (issue 19); `id`: a hash of the id (before issue 19). */
+    /** `source`: the folds hold out whole sources; `id`: a hash of the id (the default). */
     'fold-by': { type: 'string', default: 'id' },
     'hash-bits': { type: 'string', default: String(DEFAULT_TRAINING_CONFIG.hashBits) },
     epochs: { type: 'string', default: String(DEFAULT_TRAINING_CONFIG.epochs) },
@@ -80,8 +80,9 @@ const { values: flags, positionals: files } = parseArgs({
     'weak-weight': { type: 'string', default: String(DEFAULT_TRAINING_CONFIG.weakWeight) },
     'weak-source-cap': { type: 'string', default: String(DEFAULT_TRAINING_CONFIG.weakSourceCap) },
     /**
-     * Issue 3's 6% less one standard error of an out-of-fold rate near 6% over about 900 gold examples
-     * (sqrt(0.06 * 0.94 / 900) = 0.008), so the chosen policy stays under 6% on unseen prompts too.
+     * The 6% under-routing target less one standard error of an out-of-fold rate near 6% over about
+     * 900 gold examples (sqrt(0.06 * 0.94 / 900) = 0.008), so the chosen policy stays under 6% on
+     * unseen prompts too.
      */
     'max-under': { type: 'string', default: '0.052' },
     /** Sources whose gold examples do not tune the decision (they still train and are scored). */
@@ -95,7 +96,7 @@ const { values: flags, positionals: files } = parseArgs({
     'by-source': { type: 'boolean', default: false },
     /** Writes every out-of-fold prediction (id, label, probabilities, signals) here, for error analysis. */
     oof: { type: 'string' },
-    /** `classifier.learn` records trained on as extra weak examples (issue 19, part 4). */
+    /** `classifier.learn` records trained on as extra weak examples. */
     'from-traffic': { type: 'string', multiple: true, default: [] },
     'traffic-weight': { type: 'string', default: String(DEFAULT_TRAFFIC_TRAINING.weight) },
     'traffic-label-share': { type: 'string', default: String(DEFAULT_TRAFFIC_TRAINING.labelShare) },

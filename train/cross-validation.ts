@@ -27,7 +27,7 @@ export interface CrossValidationOptions {
    */
   tuneOn?: ((example: LabeledExample) => boolean) | undefined;
   /**
-   * The group of every prepared example (issue 19): when given, the folds hold out whole groups (a
+   * The group of every prepared example: when given, the folds hold out whole groups (a
    * public source's gold prompts and weak pool together), so the out-of-fold predictions that fit the
    * temperature, blend and decision are those of sources the fold model never saw.
    */

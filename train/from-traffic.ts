@@ -13,7 +13,7 @@ export interface TrafficAddition {
 }
 
 /**
- * `npm run train -- --from-traffic <records>` (issue 19, part 4): the `classifier.learn` records of
+ * `npm run train -- --from-traffic <records>`: the `classifier.learn` records of
  * `files` appended to `data` as extra weak examples; with no files, `data` unchanged.
  */
 export function addTraffic(

@@ -37,7 +37,7 @@ export interface GroupedLogits {
 }
 
 /**
- * Grouped cross-validation (issue 19): for each fold of groups, a model trained on every example of the
+ * Grouped cross-validation: for each fold of groups, a model trained on every example of the
  * other groups (a held-out public source loses its gold prompts and its weak pool alike) predicts the
  * fold's scored examples. Also today's random k-fold over the tuning gold, whose predictions the
  * shipped pipeline calibrates on, so both calibrations can be scored on the same unseen sources.

@@ -1,5 +1,5 @@
 /**
- * `npm run train:report`: grouped cross-validation (issue 19), the accuracy operators will see on
+ * `npm run train:report`: grouped cross-validation, the accuracy operators will see on
  * sources the model never trained on. Each public source of dev.jsonl is held out whole (its gold
  * prompts and its weak pool), and our own prompts (data/written-train.jsonl, eval/prompts.jsonl) are one
  * more group; a model trained on every other group predicts the held-out one, calibrated on the other

@@ -4,7 +4,7 @@ import type { LabeledExample } from './labeled-example.js';
 export const OWN_PROMPTS_GROUP = 'autotier (ours)';
 
 /**
- * The group a grouped cross-validation holds out together (issue 19): a public dataset's `source`, so
+ * The group a grouped cross-validation holds out together: a public dataset's `source`, so
  * a held-out source's gold prompts and its weak pool leave training together, and one group for all
  * of our own prompts (`autotier`, `autotier-written-*`), written by the same agents against the
  * same rubric.

@@ -18,7 +18,7 @@ export function readDefaultExamples(root: string): LabeledExample[] {
 }
 
 /**
- * A model that never saw `excluded` sources, for experiments on unseen sources (issue 19): fitted on
+ * A model that never saw `excluded` sources, for experiments on unseen sources: fitted on
  * every other example, with the temperature, blend and decision policy of `base` (small global
  * settings the cross-validation of the shipped model fitted). Never shipped.
  */

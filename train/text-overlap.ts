@@ -1,5 +1,5 @@
 /**
- * Exact and near duplicates between labeled texts (issue 17): a prompt scored as unseen must not be in
+ * Exact and near duplicates between labeled texts: a prompt scored as unseen must not be in
  * the training data word for word, nor nearly so. Exact means equal after `toNormalizedText`. Near
  * means, over word 5-gram shingles, a Jaccard similarity of at least 0.8, or a text at least half as
  * long as the other (in shingles) with 0.8 of its shingles in the other: the second rule catches a

@@ -7,7 +7,7 @@ import {
 } from '../src/classify/traffic-record.js';
 import { toTierRank } from '../src/shared/tier.js';
 
-/** How `--from-traffic` records train (issue 19, part 4). */
+/** How `--from-traffic` records train. */
 export interface TrafficTraining {
   /**
    * Loss weight of one record, as a weak example's 1 (records share no source cap). In the learning

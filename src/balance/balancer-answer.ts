@@ -9,7 +9,6 @@ import {
   toSkip,
   type AnsweredAttempt,
   type Parts,
-  type RequestRun,
 } from './balancer-run.js';
 import {
   openContinuation,
@@ -21,6 +20,7 @@ import {
   type LegOpening,
 } from './continue-answer.js';
 import { orderCandidates } from './order-candidates.js';
+import type { RequestRun } from './request-run.js';
 import type { ContinuationRecord } from './relabel-continuation.js';
 import type { Candidate } from './to-candidates.js';
 import { toCommittedRest, type CommittedRest } from './to-committed-rest.js';

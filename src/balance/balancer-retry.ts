@@ -8,7 +8,6 @@ import {
   waitForRequest,
   type FailedCall,
   type Parts,
-  type RequestRun,
 } from './balancer-run.js';
 import {
   decideRetryInPlace,
@@ -17,13 +16,14 @@ import {
   type RetryInPlace,
 } from './decide-retry-in-place.js';
 import { readInPlaceState } from './read-in-place-state.js';
+import type { RequestRun } from './request-run.js';
 import type { Candidate } from './to-candidates.js';
 
 /** Calls the same candidate again (the balancer's own `tryCandidate`). */
 export type TryAgain = () => Promise<ExecuteResult | undefined>;
 
 /**
- * After a failed call: the same deployment once more when `decideRetryInPlace` says so (issue 18),
+ * After a failed call: the same deployment once more when `decideRetryInPlace` says so,
  * else the books as before.
  */
 export async function afterFailure(

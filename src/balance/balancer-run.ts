@@ -5,15 +5,15 @@ import { isStopped, RouterError, toRouterError } from '../shared/errors.js';
 import type { Logger } from '../shared/logger.js';
 import type { StateStore } from '../state/state-store.js';
 import type { Upstream, UpstreamEvent } from '../upstream/upstream.js';
-import type { ContinuationEvent, ExecuteRequest } from './balancer.js';
-import { holdServerError, isContentFault, type HeldFailure } from './balancer-faults.js';
+import type { ContinuationEvent } from './balancer.js';
+import { holdServerError, isContentFault } from './balancer-faults.js';
 import type { DeploymentHealth } from './create-deployment-health.js';
-import type { InPlaceSpent } from './decide-retry-in-place.js';
 import type { QuotaGate } from './deployment-quota.js';
 import type { FaultMemory } from './fault-memory.js';
-import { NO_FAILURES, noteFailure, type FailureNotes } from './note-failure.js';
+import { noteFailure } from './note-failure.js';
 import type { ContinuationRecord } from './relabel-continuation.js';
 import type { AttemptRecord } from './route-plan.js';
+import type { RequestRun } from './request-run.js';
 import { runAttempt, type CommittedAttempt } from './run-attempt.js';
 import { toAttemptLimits } from './to-attempt-limits.js';
 import { toCompletionTokens } from './to-completion-tokens.js';
@@ -22,8 +22,8 @@ import { toDeadlineError } from './to-deadline-error.js';
 import { failAttemptSpan, startAttemptSpan, traceCommitted } from './trace-attempt.js';
 
 /**
- * The state one balancer shares across requests and one request carries across its attempts, and
- * the steps every attempt takes: check a candidate, call it, record and book the outcome.
+ * The state one balancer shares across requests, and the steps every attempt of a request takes:
+ * check a candidate, call it, record and book the outcome.
  */
 export interface BalancerOptions {
   upstream: Upstream;
@@ -50,23 +50,6 @@ export interface Parts extends BalancerOptions {
   faults: FaultMemory;
 }
 
-/** The state of one request across its attempts. */
-export interface RequestRun {
-  request: ExecuteRequest;
-  deadlineAt: number;
-  attempts: AttemptRecord[];
-  /** Time spent waiting on upstreams before the commit point, ms. */
-  upstreamMs: number;
-  calls: number;
-  notes: FailureNotes;
-  /** In-place retries spent, by deployment id; made at the first one (most requests never retry). */
-  inPlace?: Map<string, InPlaceSpent>;
-  /** SHA-256 of the request content, made at its first 5xx (or answer while 5xx are remembered). */
-  fingerprint?: string;
-  /** 5xx whose bench waits for the end of the request (balancer-faults.ts). */
-  held?: HeldFailure[];
-}
-
 /** The attempt that reached the commit point; `startedAt` in epoch ms. */
 export interface AnsweredAttempt {
   candidate: Candidate;
@@ -83,11 +66,6 @@ export interface FailedCall {
   candidate: Candidate;
   error: RouterError;
   startedAt: number;
-}
-
-export function startRun(request: ExecuteRequest): RequestRun {
-  const deadlineAt = request.startedAt + request.plan.timeouts.total_ms;
-  return { request, deadlineAt, attempts: [], upstreamMs: 0, calls: 0, notes: NO_FAILURES };
 }
 
 /**

@@ -9,13 +9,11 @@ import {
   callCandidate,
   recordAnswer,
   recordSkip,
-  startRun,
   toSkip,
   waitForRequest,
   type AnsweredAttempt,
   type BalancerOptions,
   type Parts,
-  type RequestRun,
 } from './balancer-run.js';
 import { settleFaults } from './balancer-faults.js';
 import { createDeploymentHealth } from './create-deployment-health.js';
@@ -25,6 +23,7 @@ import { createQuotaGate } from './deployment-quota.js';
 import { createFaultMemory } from './fault-memory.js';
 import { toInternalNames } from './internal-names.js';
 import { orderCandidates } from './order-candidates.js';
+import { startRun, type RequestRun } from './request-run.js';
 import type { Candidate } from './to-candidates.js';
 
 export type { BalancerOptions } from './balancer-run.js';

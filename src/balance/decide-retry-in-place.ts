@@ -46,7 +46,7 @@ export interface RetryInPlace {
 }
 
 /**
- * Whether a failed deployment is called again before the request goes on (issue 18): only when going
+ * Whether a failed deployment is called again before the request goes on: only when going
  * on would drop quality (no untried equal-rank peer is free), for a transient failure (a 5xx, a reset
  * before headers; not a refused connection: nothing listens) after a jittered wait, or for a 429 after
  * its Retry-After when that is within the cap; never for a benched deployment, past max_attempts, with

@@ -59,7 +59,7 @@ interface ProberState {
 }
 
 /**
- * Probes benched deployments in the background, independent of user traffic (issue 18): every
+ * Probes benched deployments in the background, independent of user traffic: every
  * quarter of `first_interval_ms` it reads the cooldowns of the table's deployments, and probes each
  * benched one whose slot is free (decide-probe.ts). What the outcome does is decide-after-probe.ts:
  * healthy after being seen down clears the cooldown (the deployment takes traffic at once); unhealthy

@@ -1,12 +1,12 @@
 import { isStopped, toRouterError, type RouterError } from '../shared/errors.js';
 import { NO_SPAN, toGenAiOperation, type Span, type SpanAttributes } from '../shared/tracing.js';
 import type { UpstreamEvent } from '../upstream/upstream.js';
-import type { RequestRun } from './balancer-run.js';
+import type { RequestRun } from './request-run.js';
 import type { CommittedAttempt } from './run-attempt.js';
 import type { Candidate } from './to-candidates.js';
 
 /**
- * The client span of one upstream call (issue 20): named `chat <model>` (GenAI semantic conventions),
+ * The client span of one upstream call: named `chat <model>` (GenAI semantic conventions),
  * under the request's span; it ends when the call fails, when a buffered answer is read, or when a
  * stream's last event arrived (or it was stopped). Its `traceHeaders()` go upstream with the call.
  */

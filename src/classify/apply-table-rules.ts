@@ -1,4 +1,4 @@
-import type { RuleRecord } from '../policy/plan-route.js';
+import type { RuleRecord } from '../policy/rule-record.js';
 import { toTierRank, type Tier } from '../shared/tier.js';
 import type { TableRule } from './table-rules.js';
 
@@ -44,7 +44,7 @@ function toRecord(
 }
 
 /**
- * What the routing table's rules make of a request (issue 19): an exact rule replaces the classifier
+ * What the routing table's rules make of a request: an exact rule replaces the classifier
  * (the first in table order wins), then the highest `min_tier` raises the result. The hard rules that
  * follow (x-autotier-min-tier, session ladder, key caps, context length, vision) still apply to it.
  */

@@ -7,7 +7,7 @@ import { toValueOfAsking } from './value-of-asking.js';
 /**
  * How the cascade combines the local decision with the LLM's verdict. `round_up`, `llm` and `local`
  * settle a one-tier disagreement by that rule (the LLM decides bigger ones); `calibrated` takes the
- * tier of least expected cost under p(t | v) ∝ p_local(t)^a · C[v|t] (issue 19, part 5).
+ * tier of least expected cost under p(t | v) ∝ p_local(t)^a · C[v|t].
  */
 export type Disagreement = 'round_up' | 'llm' | 'local' | 'calibrated';
 

@@ -31,7 +31,7 @@ export interface ClassifyInput {
 export interface ClassifyInputLimits {
   /**
    * Characters kept from the start of the last user message. Every local stage reads only this window,
-   * so its cost is bounded (issue 3: under 0.2 ms per request); 3000 + 1000 cost 3x more for no
+   * so its cost is bounded (under 0.2 ms per request); 3000 + 1000 cost 3x more for no
    * cross-validated accuracy (65.2% vs 66.7% exact at 5.9% under-routing). @default 600
    */
   headChars: number;

@@ -4,7 +4,7 @@ import { chooseTier } from './decision-rule.js';
 import { toProbabilityArray } from './tier-probabilities.js';
 
 /**
- * How far the cascade trusts the LLM's verdict against the local probabilities (issue 19, part 5):
+ * How far the cascade trusts the LLM's verdict against the local probabilities:
  * p(t | v) ∝ p_local(t)^localWeight · confusion[t][v], then the tier of least expected cost with
  * `underPenalty` (see `chooseTier`).
  */

@@ -1,7 +1,7 @@
 import type { DerivedSignal } from './heuristic-signal.js';
 
 /**
- * A small task about attached code (issue 19): an IDE sends a whole file and asks to rename a
+ * A small task about attached code: an IDE sends a whole file and asks to rename a
  * variable, add a comment or say in two sentences what the file does. The rubric judges the work
  * asked for, not the length of the context, so the attached code must not make such a request COMPLEX.
  */

@@ -38,7 +38,7 @@ const askAboutFile = (task: string): ClassifyRequest => ({
   ],
 });
 
-describe('local mode with an IDE context (issue 19)', () => {
+describe('local mode with an IDE context', () => {
   const classifier = createLocalClassifier({ mode: 'local', model });
 
   it('routes a small task about an attached 6 kB file by the task, not by the file', () => {

@@ -1,5 +1,5 @@
 /**
- * Many regexes tested against one text in about one scan instead of one scan each (issue 3: the local
+ * Many regexes tested against one text in about one scan instead of one scan each (the local
  * stages must cost under 0.2 ms per request). The answer is exactly `patterns.map((p) => p.test(text))`.
  *
  * Every pattern is split into its top-level branches (`a|b|c`, and `\b(?:a|b)\b` into `\ba\b` and

@@ -1,7 +1,7 @@
 import type { ClassifierRuleConfig, RuleScope } from '../config/classifier-rule-schema.js';
 import type { ChatMessage } from '../shared/chat.js';
-import { KEYWORD_FLAGS, toKeywordsSource } from '../shared/keyword-regex.js';
-import { compileLinearRegex, type LinearRegex } from '../shared/linear-regex.js';
+import { KEYWORD_FLAGS, toKeywordsSource } from '../patterns/keyword-regex.js';
+import { compileLinearRegex, type LinearRegex } from '../patterns/linear-regex.js';
 import type { Tier } from '../shared/tier.js';
 import { yieldToEventLoop } from '../shared/yield-to-event-loop.js';
 import { RULE_TEXT_CHARS, toRuleText } from './rule-text.js';

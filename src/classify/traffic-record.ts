@@ -10,7 +10,7 @@ import { toProbabilityArray } from './tier-probabilities.js';
 export const TRAFFIC_RECORD_FORMAT = 'autotier-traffic/1';
 
 /**
- * One request the LLM stage decided, as `classifier.learn` writes it (issue 19, part 4): the hashed
+ * One request the LLM stage decided, as `classifier.learn` writes it: the hashed
  * feature rows and values the local model read, the LLM's label and the local prediction. Never the
  * request's text: n-gram rows are hashes modulo 2^hashBits, the rest heuristic signal flags and numbers.
  */

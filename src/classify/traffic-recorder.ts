@@ -33,7 +33,7 @@ interface Pending {
 }
 
 /**
- * `classifier.learn` (issue 19, part 4): buffers LLM decisions in memory and writes them as records
+ * `classifier.learn`: buffers LLM decisions in memory and writes them as records
  * (hashed features, labels, never text) every `flushMs`, off the request's path; a full buffer drops.
  */
 export function createTrafficRecorder(options: TrafficRecorderOptions): TrafficRecorder {

@@ -14,7 +14,7 @@ export function toExpectedCost(probabilities: TierProbabilities, tier: Tier, und
 }
 
 /**
- * What asking the LLM is expected to save (issue 19, part 5), in tiers of misrouting cost: the
+ * What asking the LLM is expected to save, in tiers of misrouting cost: the
  * expected cost of the local tier minus the expected cost after the verdict, averaged over the
  * verdicts the confusion matrix predicts. Both are taken under the calibrated local belief
  * p_local^a (the verdict's posterior with a flat verdict likelihood), so 0 means the LLM cannot change

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { isUsableKeyword } from '../shared/keyword-regex.js';
-import { toLargestRepeat } from '../shared/regex-repeat-width.js';
-import { compileLinearRegex } from '../shared/linear-regex.js';
+import { isUsableKeyword } from '../patterns/keyword-regex.js';
+import { toLargestRepeat } from '../patterns/regex-repeat-width.js';
+import { compileLinearRegex } from '../patterns/linear-regex.js';
 import { TIERS } from '../shared/tier.js';
 
 /** Most rules a table may have: each one reads up to RULE_TEXT_CHARS per request. @default 200 */
@@ -49,7 +49,7 @@ function checkFlags(flags: string, issue: Issue): boolean {
  * A pattern must run on RE2 (linear-time by construction: no backtracking whatever its shape) and
  * repeat little: it reads up to 64 KiB of client text per request, and the automaton RE2 builds grows
  * with nested counted repeats. Lookaround and backreferences are refused (no linear-time engine has
- * them); see shared/linear-regex.ts for what a JavaScript pattern means on RE2.
+ * them); see patterns/linear-regex.ts for what a JavaScript pattern means on RE2.
  */
 function checkPattern(pattern: string, flags: string, issue: Issue): void {
   try {
@@ -71,7 +71,7 @@ function checkPattern(pattern: string, flags: string, issue: Issue): void {
 }
 
 /**
- * One operator rule of `classifier.rules` (issue 19): a regex `pattern` or a list of `keywords`,
+ * One operator rule of `classifier.rules`: a regex `pattern` or a list of `keywords`,
  * the part of the conversation it reads, and the tier it implies for `model: "auto"` requests.
  */
 export const classifierRuleSchema = z

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The standard OpenTelemetry variables autotier reads (issue 20), from the SDK environment spec
+ * The standard OpenTelemetry variables autotier reads, from the SDK environment spec
  * (https://opentelemetry.io/docs/specs/otel/configuration/sdk-environment-variables/). Tracing is off
  * unless an OTLP endpoint is set or OTEL_TRACES_EXPORTER=otlp; only the OTLP/HTTP exporter is built in.
  */

@@ -13,7 +13,7 @@ import {
   type EmbeddingsConfig,
 } from './table-part-schemas.js';
 
-/** `disagreement: calibrated`: how much the cascade trusts the LLM's verdict (issue 19, part 5). */
+/** `disagreement: calibrated`: how much the cascade trusts the LLM's verdict. */
 export const calibratedSchema = z
   .object({
     /**
@@ -121,7 +121,7 @@ export const classifierSchema = z
     /** Path of the learned model file, relative to the table file; default: the bundled model. */
     model_file: z.string().optional(),
     /**
-     * Operator rules (issue 19): a pattern or keywords over part of the conversation, and the exact
+     * Operator rules: a pattern or keywords over part of the conversation, and the exact
      * or minimum tier a match implies for `auto` requests. At most 200. @default []
      */
     rules: classifierRulesSchema.default([]),

@@ -45,7 +45,7 @@ export const retrySchema = z
   .strict();
 
 /**
- * Background health probes of benched deployments (issue 18): a probe that succeeds after one that
+ * Background health probes of benched deployments: a probe that succeeds after one that
  * failed puts the deployment back in service at once; one that fails keeps it benched until the next
  * probe (src/balance/decide-after-probe.ts).
  */
@@ -71,7 +71,7 @@ export const healthProbesSchema = z
   });
 
 /**
- * Retrying the same deployment before a request drops to a weaker one (issue 18): after a transient
+ * Retrying the same deployment before a request drops to a weaker one: after a transient
  * failure (a 5xx, or a connection reset before response headers) or a 429 with a short Retry-After,
  * when no untried equal-rank member of the group is free. Each retry is an attempt of
  * `balancer.retry.max_attempts` and must start before the tier's `timeouts.total_ms`.
@@ -219,7 +219,7 @@ export const tierSchema = z
   .strict();
 
 /**
- * `embeddings`: the group that serves POST /v1/embeddings (issue 20), no classification. Its members
+ * `embeddings`: the group that serves POST /v1/embeddings, no classification. Its members
  * are deployments of `kind: embedding`; `model: auto` may use any of them, a model name only those
  * serving it. Mix models in one group only knowingly: vectors of different models are not comparable.
  */

@@ -3,13 +3,13 @@ import { toChatDeployments } from '../config/deployment-kinds.js';
 import type { RoutingTable } from '../config/routing-table-schema.js';
 import type { DeploymentConfig } from '../config/table-part-schemas.js';
 import { toAvailabilityState, type AvailabilityChecker } from '../policy/availability.js';
-import { toMaxTokens } from '../policy/plan-route.js';
+import { toMaxTokens } from '../routing/plan-route.js';
 import { toDeploymentTokens, type TokenCounter } from '../policy/token-counter.js';
-import { toTokenizerNames } from '../policy/tokenizers/tokenizer-name.js';
+import { toTokenizerNames } from '../tokenizers/tokenizer-name.js';
 import type { CancelSignal } from '../shared/cancel-signal.js';
 import { RouterError } from '../shared/errors.js';
 import type { CompletionRequest } from './chat-request.js';
-import { toLargestWindow, toUnclassifiedDecision, type RouteDecision } from './decide-route.js';
+import { toLargestWindow, toUnclassifiedDecision, type RouteDecision } from '../routing/decide-route.js';
 
 export interface CompletionRouteInput {
   table: RoutingTable;

@@ -30,7 +30,7 @@ import {
   type ChatRequest,
   type CompletionRequest,
 } from './chat-request.js';
-import { decideRoute, type RouteDecision, type RouteHints } from './decide-route.js';
+import { decideRoute, type RouteDecision } from '../routing/decide-route.js';
 import { toCompletionDecision } from './completion-route.js';
 import { toContinuationBodyMaker } from './continuation-body.js';
 import { createRequestTracker } from './request-tracker.js';
@@ -43,6 +43,7 @@ import {
   type EmbeddingRequest,
 } from './embedding-request.js';
 import { toEmbeddingsDecision } from './embeddings-route.js';
+import type { Gateway, GatewayResponse, RequestContext } from './gateway.js';
 import { shapeEmbeddingBody } from './shape-embedding-body.js';
 import { toModelCards } from './model-cards.js';
 import { toClientCount, toCompletionSequences, toSpendBound } from './spend-bound.js';
@@ -54,35 +55,6 @@ import { parseResponsesRequest, type ResponsesRequest } from './responses-reques
 import { toChatBody } from './to-chat-body.js';
 import { shapeUpstreamBody } from './shape-body.js';
 import { checkBodyFields } from './body-fields.js';
-import type { CancelSignal } from '../shared/cancel-signal.js';
-import type { Span } from '../shared/tracing.js';
-
-export interface RequestContext {
-  /** autotier's id for the request (a UUID), sent upstream as `x-request-id`. */
-  requestId: string;
-  /** The client's own `x-request-id`, bounded (see toClientRequestId); logged, never sent upstream. */
-  clientRequestId?: string | undefined;
-  /** Aborted when the client disconnects (CLIENT_CLOSED), or when a drain's grace period ends (SHUTTING_DOWN). */
-  signal: CancelSignal;
-  /** Epoch ms when the request arrived. */
-  receivedAt: number;
-  /** Method and path (no query string) as the client sent them, for logs. */
-  http: { method: string; path: string };
-  /** Routing hints from headers. */
-  hints: RouteHints;
-  /** `Authorization` and `x-api-key` headers. */
-  credentials: { authorization?: string | undefined; apiKey?: string | undefined };
-  /** The request's span (issue 20); the routing work hangs its spans under it. @default NO_SPAN */
-  trace?: Span | undefined;
-}
-
-/**
- * An answer to write. `stallMs`: how long the client may take none of it before it is cut and the
- * request stopped, ms (a routed answer's tier idle_ms). @default 10000
- */
-export type GatewayResponse =
-  | { kind: 'json'; status: number; headers: Record<string, string>; body: unknown; stallMs?: number }
-  | { kind: 'stream'; headers: Record<string, string>; events: AsyncIterable<string>; stallMs?: number };
 
 export interface GatewayOptions {
   /** The routing table in force (hot reload swaps it; a request keeps the one it started with). */
@@ -95,23 +67,6 @@ export interface GatewayOptions {
   observer: RequestObserver;
   clock: Clock;
   logger: Logger;
-}
-
-export interface Gateway {
-  chatCompletion(body: unknown, context: RequestContext): Promise<GatewayResponse>;
-  /** The Responses API: routed like chat; natively to deployments with `responses: true`, else translated. */
-  responses(body: unknown, context: RequestContext): Promise<GatewayResponse>;
-  /** Legacy completions (IDE autocomplete): the autocomplete group, no classification. */
-  completion(body: unknown, context: RequestContext): Promise<GatewayResponse>;
-  /** The decision for a chat request, without calling any backend (POST /v1/route). */
-  explain(body: unknown, context: RequestContext): Promise<Record<string, unknown>>;
-  /** POST /v1/embeddings: the embeddings group, no classification. */
-  embeddings(body: unknown, context: RequestContext): Promise<GatewayResponse>;
-  listModels(): Record<string, unknown>;
-  /** GET /v1/models/{id}: the model card of `auto`, a tier alias or a served model; 404 otherwise. */
-  retrieveModel(id: string): Record<string, unknown>;
-  /** The key of a request (undefined in open mode); throws 401 for a bad key. */
-  authenticate(context: RequestContext): ApiKeyConfig | undefined;
 }
 
 /** The stream fields both request bodies share. */

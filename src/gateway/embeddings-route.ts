@@ -11,10 +11,10 @@ import { toAvailabilityState, type AvailabilityChecker } from '../policy/availab
 import { toOverrideRefused } from '../policy/client-overrides.js';
 import { toForbidden } from '../policy/key-access.js';
 import type { TokenCounter } from '../policy/token-counter.js';
-import { toTokenizerNames } from '../policy/tokenizers/tokenizer-name.js';
+import { toTokenizerNames } from '../tokenizers/tokenizer-name.js';
 import type { CancelSignal } from '../shared/cancel-signal.js';
 import { RouterError } from '../shared/errors.js';
-import { toUnclassifiedDecision, type RouteDecision } from './decide-route.js';
+import { toUnclassifiedDecision, type RouteDecision } from '../routing/decide-route.js';
 import { toInputParts, type EmbeddingRequest } from './embedding-request.js';
 
 export interface EmbeddingsRouteInput {

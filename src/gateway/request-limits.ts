@@ -1,5 +1,5 @@
 /**
- * Bounds on what one request may hold, so the work per request stays bounded (issue 16). Generous:
+ * Bounds on what one request may hold, so the work per request stays bounded. Generous:
  * real clients stay far below each one; a request past one gets 400 (413 for the body size) naming it.
  */
 export const REQUEST_LIMITS = {

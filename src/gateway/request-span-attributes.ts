@@ -4,7 +4,7 @@ import { toGenAiOperation, type SpanAttributes } from '../shared/tracing.js';
 import type { Usage } from '../upstream/chat-chunk.js';
 
 /**
- * The attributes of a routed request's span (issue 20): the OpenTelemetry GenAI semantic conventions
+ * The attributes of a routed request's span: the OpenTelemetry GenAI semantic conventions
  * (https://opentelemetry.io/docs/specs/semconv/gen-ai/) plus `autotier.*`. Never prompt or answer
  * text, never a key: only names, numbers and codes.
  */

@@ -9,9 +9,9 @@ import type { Clock } from '../shared/clock.js';
 import { isStopped, toRouterError } from '../shared/errors.js';
 import type { Span } from '../shared/tracing.js';
 import type { Usage } from '../upstream/chat-chunk.js';
-import type { RouteDecision } from './decide-route.js';
+import type { RouteDecision } from '../routing/decide-route.js';
 import { toOutcomeAttributes } from './request-span-attributes.js';
-import { toRuleLabel } from './route-headers.js';
+import { toRuleLabel } from '../policy/rule-record.js';
 import { toReportedCount } from './spent-tokens.js';
 
 /** What the end of a response knows about tokens. */

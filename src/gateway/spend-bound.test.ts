@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DeploymentConfig } from '../config/table-part-schemas.js';
-import type { RouteDecision } from './decide-route.js';
+import type { RouteDecision } from '../routing/decide-route.js';
 import { toClientCount, toCompletionSequences, toSpendBound } from './spend-bound.js';
 
 const deployment = (contextWindow: number) => ({ context_window: contextWindow }) as DeploymentConfig;

@@ -1,4 +1,4 @@
-import type { RouteDecision } from './decide-route.js';
+import type { RouteDecision } from '../routing/decide-route.js';
 
 /** The most one request can spend, in tokens, as admission reserves it. */
 export interface SpendBound {

@@ -1,6 +1,6 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { ApiKeyConfig } from '../config/table-part-schemas.js';
-import type { RequestContext } from '../gateway/create-gateway.js';
+import type { RequestContext } from '../gateway/gateway.js';
 import { toLoggedPath, toRejectedSummary, type RequestObserver } from '../observe/request-summary.js';
 import type { Clock } from '../shared/clock.js';
 import { RouterError, toRouterError } from '../shared/errors.js';

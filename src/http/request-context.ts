@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { RequestContext } from '../gateway/create-gateway.js';
+import type { RequestContext } from '../gateway/gateway.js';
 import type { Clock } from '../shared/clock.js';
 import { createCancelController, type CancelSignal } from '../shared/cancel-signal.js';
 import { RouterError } from '../shared/errors.js';

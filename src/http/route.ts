@@ -1,5 +1,5 @@
 import type { ApiKeyConfig } from '../config/table-part-schemas.js';
-import type { RequestContext } from '../gateway/create-gateway.js';
+import type { RequestContext } from '../gateway/gateway.js';
 import type { EndpointName } from '../observe/request-summary.js';
 import type { Answer } from './write-answer.js';
 

@@ -1,4 +1,4 @@
-import type { Gateway } from '../gateway/create-gateway.js';
+import type { Gateway } from '../gateway/gateway.js';
 import type { HistorySnapshot } from '../observe/activity-history.js';
 import type { ActivitySnapshot } from '../observe/recent-activity.js';
 import { dashboardRoutes } from './dashboard.js';

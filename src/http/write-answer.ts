@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { GatewayResponse } from '../gateway/create-gateway.js';
+import type { GatewayResponse } from '../gateway/gateway.js';
 import type { CancelSignal } from '../shared/cancel-signal.js';
 import { RouterError } from '../shared/errors.js';
 

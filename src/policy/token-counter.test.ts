@@ -3,8 +3,8 @@ import o200kBase from 'js-tiktoken/ranks/o200k_base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCancelController } from '../shared/cancel-signal.js';
 import { createTokenCounter, PARALLEL_FROM, toDeploymentTokens, type TokenCounter } from './token-counter.js';
-import type { CountPool, PooledCountOptions } from './tokenizers/count-pool.js';
-import type { TextCounter } from './tokenizers/text-counter.js';
+import type { CountPool, PooledCountOptions } from '../tokenizers/count-pool.js';
+import type { TextCounter } from '../tokenizers/text-counter.js';
 
 const user = (content: string) => [{ role: 'user', content }];
 

@@ -1,15 +1,15 @@
 import type { CancelSignal } from '../shared/cancel-signal.js';
 import { countImageParts, countUncountedParts } from '../shared/chat.js';
 import { createCountCache } from './count-cache.js';
-import { toTemplateParts, type ChatToCount } from './tokenizers/chat-template.js';
-import { createCountPool, type CountPool } from './tokenizers/count-pool.js';
-import { createSharedSpecLoader } from './tokenizers/load-text-counter.js';
-import { createTextCounter, type CountOptions, type TextCounter } from './tokenizers/text-counter.js';
-import { toTokenizerName, type TokenizerName } from './tokenizers/tokenizer-name.js';
-import { fromSharedSpec } from './tokenizers/tokenizer-spec.js';
+import { toTemplateParts, type ChatToCount } from '../tokenizers/chat-template.js';
+import { createCountPool, type CountPool } from '../tokenizers/count-pool.js';
+import { createSharedSpecLoader } from '../tokenizers/load-shared-spec.js';
+import { createTextCounter, type CountOptions, type TextCounter } from '../tokenizers/text-counter.js';
+import { toTokenizerName, type TokenizerName } from '../tokenizers/tokenizer-name.js';
+import { fromSharedSpec } from '../tokenizers/tokenizer-spec.js';
 
-export type { ChatToCount } from './tokenizers/chat-template.js';
-export type { TokenizerName } from './tokenizers/tokenizer-name.js';
+export type { ChatToCount } from '../tokenizers/chat-template.js';
+export type { TokenizerName } from '../tokenizers/tokenizer-name.js';
 
 /**
  * Prompt tokens of one request under each tokenizer in use. `tokens`, the largest of them, is what is

@@ -35,7 +35,7 @@ const AUTH_SCHEME = /(?<![\w-])(Bearer|Basic)([ \t]{1,8})([^\s"',;]{1,4096})/gi;
  * `ghs_` `ghr_` `github_pat_`), Hugging Face (`hf_`), AWS access key ids, Slack (`xoxb-` ...,
  * `xapp-`), JWTs (three base64url parts, the first `eyJ`), Google API keys (`AIza`). Runs whose class
  * holds their own prefix are bounded (500 characters, 1000 a JWT part; longer than any such token)
- * so the linear-time audit (test/unit/regex-safety-audit.test.ts) proves them without the lookbehind.
+ * so the linear-time audit (test/regex-audit/regex-safety-audit.test.ts) proves them without the lookbehind.
  */
 const TOKEN_SHAPES =
   /(?<![\w-])(?:sk-[\w-]{8,500}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_\w{20,500}|hf_[A-Za-z0-9]{16,}|(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|APKA|AROA)[A-Z0-9]{16}(?![A-Za-z0-9])|xox[abeoprs]-[\w-]{10,500}|xapp-[\w-]{10,500}|eyJ[\w-]{2,1000}\.[\w-]{2,1000}\.[\w-]{0,1000}|AIza[\w-]{35})/g;

@@ -1,7 +1,7 @@
 import { parseTraceparent, parseTracestate, toTraceparent } from './trace-context.js';
 
 /**
- * The tracing surface the core uses (issue 20): the OpenTelemetry implementation lives in
+ * The tracing surface the core uses: the OpenTelemetry implementation lives in
  * observe/otel-tracer.ts and is wired only in main.ts; without it every span is the pass-through one
  * below, which records nothing.
  */

@@ -10,7 +10,7 @@ export interface CooldownRecord {
 
 /**
  * Shared routing state. The memory implementation serves one process; the Redis one lets many
- * router instances agree (issue 6). Every method is safe to call concurrently.
+ * router instances agree. Every method is safe to call concurrently.
  */
 export interface StateStore {
   getCooldowns(ids: readonly string[]): Promise<ReadonlyMap<string, CooldownRecord>>;

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { deployment } from '../../test/helpers/balance-fixtures.js';
-import { createSimulatedBackend, type SimBackend } from '../sim/index.js';
+import { createSimulatedBackend, type SimBackend } from '../../sim/index.js';
 import { createHttpHealthCheck } from './create-http-health-check.js';
 import type { HealthCheck, ProbeKind } from './health-check.js';
 

@@ -41,7 +41,7 @@ interface AttemptOptions {
 /**
  * One attempt as an undici dispatch handler: the body's bytes are parsed into events in the data
  * callback and handed to the reader through an event queue, with no stream or iterator objects in
- * between (they were a fifth of the CPU of a request in the issue 8 profile). Resolves at status 200
+ * between (they were a fifth of the CPU of a request in the bench's profile). Resolves at status 200
  * headers; rejects with a RouterError for another status (after reading its error body), a
  * connection failure, a timer or the client going away.
  */

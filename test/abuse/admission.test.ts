@@ -3,7 +3,7 @@ import { hashKey } from '../../src/policy/api-keys.js';
 import { createPeriodClock } from '../../src/shared/period-clock.js';
 import { systemClock } from '../../src/shared/clock.js';
 import { createMemoryStateStore } from '../../src/state/create-memory-state-store.js';
-import type { ResponderRequest } from '../../src/sim/types.js';
+import type { ResponderRequest } from '../../sim/types.js';
 import { startStack, toSseData, type Stack } from '../helpers/start-stack.js';
 
 /** What the fleet reports for a prompt with a video part: its frames, which no text estimate sees. */

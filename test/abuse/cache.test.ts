@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashKey } from '../../src/policy/api-keys.js';
-import type { ResponderRequest } from '../../src/sim/index.js';
+import type { ResponderRequest } from '../../sim/index.js';
 import { loadShippedClassifier } from '../helpers/shipped-classifier.js';
 import { postChat, startStack, type Stack } from '../helpers/start-stack.js';
 import { TIER_FLEET_BACKENDS, tierFleetTable } from '../helpers/tier-fleet.js';

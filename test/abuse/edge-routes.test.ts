@@ -37,7 +37,7 @@ describe('the HTTP edge in open mode', () => {
   });
   afterAll(() => stack.close());
 
-  it('answers 404 not_found naming the method and path for an unknown path (POST /v1/audio/speech) and GET / (issue 16)', async () => {
+  it('answers 404 not_found naming the method and path for an unknown path (POST /v1/audio/speech) and GET /', async () => {
     const unknown = await fetch(`${stack.url}/v1/audio/speech`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-request-id': 'edge-unknown' },
@@ -229,7 +229,7 @@ describe('the HTTP edge with API keys', () => {
   });
   afterAll(() => stack.close());
 
-  it('answers 401 before reading the body: no key and a bad body is 401 on every routed endpoint (issue 16)', async () => {
+  it('answers 401 before reading the body: no key and a bad body is 401 on every routed endpoint', async () => {
     const badBodies: { headers: Record<string, string>; body: string }[] = [
       { headers: { 'content-type': 'application/json' }, body: '{"model":' },
       { headers: { 'content-type': 'application/json' }, body: '{"model": 42}' },

@@ -4,7 +4,7 @@ import { hashKey } from '../../src/policy/api-keys.js';
 import { simpleTable, startStack, type Stack } from '../helpers/start-stack.js';
 
 /**
- * Property-based fuzzing of POST /v1/embeddings (issue 20): whatever a client sends, autotier answers a
+ * Property-based fuzzing of POST /v1/embeddings: whatever a client sends, autotier answers a
  * 200 in OpenAI's shape or an OpenAI-shaped 4xx (a 400 names its field); never a 5xx, since the
  * simulated deployments are healthy.
  */

@@ -13,7 +13,7 @@ import { CLASSIFIER_PROMPT_PATH, DEFAULT_MODEL_PATH } from '../../src/project-pa
 import { FAST_TIMEOUTS, startStack, type Stack } from '../helpers/start-stack.js';
 
 /**
- * Property-based fuzzing of the three POST endpoints (issue 16): whatever a client sends, autotier
+ * Property-based fuzzing of the three POST endpoints: whatever a client sends, autotier
  * answers with a 2xx, a 4xx, or one of the documented upstream failures; never another 5xx; the
  * process stays alive; and a second pass of the same traffic does not grow the heap.
  */

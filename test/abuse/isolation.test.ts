@@ -3,7 +3,7 @@ import { connect, type Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { hashKey } from '../../src/policy/api-keys.js';
 import { systemClock } from '../../src/shared/clock.js';
-import type { Responder } from '../../src/sim/index.js';
+import type { Responder } from '../../sim/index.js';
 import { createRedisStateStore, type RedisStateStore } from '../../src/state/redis-state-store.js';
 import { FAST_TIMEOUTS, postChat, startStack, type Stack } from '../helpers/start-stack.js';
 

@@ -11,7 +11,7 @@ import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
 const REDIS = new URL(process.env['AUTOTIER_TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379');
 /** Short leases for the test; the defaults are a 5 s heartbeat and a 15 s lease. */
 const LEASES = { heartbeatMs: 200, leaseMs: 1000 };
-/** How long the connection stays cut, ms (the blip was 3 s of killed connections). */
+/** How long the connection stays cut, ms (a blip of 3 s of killed connections). */
 const BLIP_MS = 3000;
 /** Generous on a loaded machine: reconnecting alone may take the retry strategy's 2 s. */
 const HEAL = { timeout: 15_000, interval: 50 };

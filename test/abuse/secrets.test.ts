@@ -14,7 +14,7 @@ import {
 } from '../helpers/start-stack.js';
 
 /**
- * Issue 16, "Secrets": a backend that echoes the request's Authorization header (and names internal
+ * Secrets: a backend that echoes the request's Authorization header (and names internal
  * hosts) in its errors must not hand the upstream key to a client or a log.
  */
 const UPSTREAM_KEY = 'sk-upstream-secret-4f7a9c21e8';

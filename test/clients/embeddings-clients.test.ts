@@ -1,11 +1,11 @@
 import { OpenAIEmbeddings } from '@langchain/openai';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toEmbeddingVector } from '../../src/sim/embedding-vector.js';
+import { toEmbeddingVector } from '../../sim/embedding-vector.js';
 import { startDemo, type DemoStack } from '../helpers/start-demo.js';
 
 const MODEL = 'BAAI/bge-m3';
-/** The demo's embedding model (src/sim/demo-fleet.ts, routing-tables/default.yaml). */
+/** The demo's embedding model (sim/demo-fleet.ts, routing-tables/default.yaml). */
 const DIMENSIONS = 1024;
 
 const expected = (input: string): number[] =>

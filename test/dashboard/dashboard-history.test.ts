@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HistorySnapshot } from '../../src/observe/activity-history.js';
-import type { ResponderRequest } from '../../src/sim/index.js';
+import type { ResponderRequest } from '../../sim/index.js';
 import { launchChromium } from '../helpers/chromium.js';
 import { postChat, startStack, type Stack } from '../helpers/start-stack.js';
 import { TIER_FLEET_TIMEOUTS } from '../helpers/tier-fleet.js';

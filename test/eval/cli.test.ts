@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSimulatedBackend, type SimBackend } from '../../src/sim/index.js';
+import { createSimulatedBackend, type SimBackend } from '../../sim/index.js';
 import { toConstantModelJson } from './constant-model.js';
 
 const run = promisify(execFile);

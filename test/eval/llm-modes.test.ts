@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSimulatedBackend, type ResponderRequest, type SimBackend } from '../../src/sim/index.js';
+import { createSimulatedBackend, type ResponderRequest, type SimBackend } from '../../sim/index.js';
 import { createLocalClassifier } from '../../src/classify/local-classifier.js';
 import { loadLocalModel } from '../../src/classify/local-model.js';
 import { systemClock } from '../../src/shared/clock.js';

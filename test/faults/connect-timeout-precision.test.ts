@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { deploymentSchema } from '../../src/config/table-part-schemas.js';
 import { systemClock } from '../../src/shared/clock.js';
 import { createCancelController } from '../../src/shared/cancel-signal.js';
-import { createSimulatedFleet, type SimFleet } from '../../src/sim/index.js';
+import { createSimulatedFleet, type SimFleet } from '../../sim/index.js';
 import { createHttpUpstream } from '../../src/upstream/create-http-upstream.js';
 import { simpleTable } from '../helpers/start-stack.js';
 import { callChat } from './call-chat.js';

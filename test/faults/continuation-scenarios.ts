@@ -6,7 +6,7 @@ import {
   type FaultScenario,
   type Step,
 } from './fault-scenario.js';
-import type { FaultSpec } from '../../src/sim/index.js';
+import type { FaultSpec } from '../../sim/index.js';
 
 const { idle_ms } = SUITE_TIMEOUTS;
 

@@ -1,5 +1,5 @@
 import { beforeAll, describe, it } from 'vitest';
-import type { FaultSpec } from '../../src/sim/index.js';
+import type { FaultSpec } from '../../sim/index.js';
 import { simpleTable } from '../helpers/start-stack.js';
 import { callChat, type Mode } from './call-chat.js';
 import { FAULT_TABLES } from './fault-scenarios.js';

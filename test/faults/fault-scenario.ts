@@ -1,5 +1,5 @@
 import type { HealthProbesConfig } from '../../src/config/table-part-schemas.js';
-import type { FaultSpec, SimBackendOptions } from '../../src/sim/index.js';
+import type { FaultSpec, SimBackendOptions } from '../../sim/index.js';
 import type { Mode } from './call-chat.js';
 import type { FaultStack } from './start-fault-stack.js';
 

@@ -5,7 +5,7 @@ import type { FaultScenario } from './fault-scenario.js';
 import { FLEET_SCENARIOS } from './fleet-scenarios.js';
 
 /**
- * The fault conformance table: every upstream fault of the issue, run through the real HTTP API
+ * The fault conformance table: every upstream fault the simulator injects, run through the real HTTP API
  * against the simulator, for streaming and non-streaming clients. Default fleet: group [a, b] tried in
  * that order, no fallback, the suite's timeouts (connect 300, ttft 1200, idle 900, total 4000 ms) and a
  * 2000 ms cooldown. `calls` are cumulative upstream calls counted by the simulator.

@@ -2,7 +2,7 @@ import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hashKey } from '../../src/policy/api-keys.js';
 import { systemClock } from '../../src/shared/clock.js';
-import type { SimLatency } from '../../src/sim/index.js';
+import type { SimLatency } from '../../sim/index.js';
 import { createMemoryStateStore } from '../../src/state/create-memory-state-store.js';
 import type { StateStore } from '../../src/state/state-store.js';
 import { flushPromises } from '../helpers/manual-time.js';
@@ -10,7 +10,7 @@ import { chatBody, connectOutcome, contentChunks, startChat, toEvents } from '..
 import { simpleTable, startStack, type Stack } from '../helpers/start-stack.js';
 
 /**
- * Rolling restarts lose nothing (issue 18): the service's drain through the real HTTP API, in front of
+ * Rolling restarts lose nothing: the service's drain through the real HTTP API, in front of
  * a simulated backend that decodes slowly (20 tokens a second), so a stream is still running when the
  * drain begins. Every step waits for an observed event (first chunk, the backend's call), never a timer.
  */

@@ -1,7 +1,7 @@
 import { buildService } from '../../src/build-service.js';
 import type { RoutingTableInput } from '../../src/config/routing-table-schema.js';
 import { createRecordingLogger } from '../../src/shared/logger.js';
-import { createSimulatedFleet, type SimBackend, type SimBackendOptions } from '../../src/sim/index.js';
+import { createSimulatedFleet, type SimBackend, type SimBackendOptions } from '../../sim/index.js';
 import { createMemoryStateStore } from '../../src/state/create-memory-state-store.js';
 import type { StateStore } from '../../src/state/state-store.js';
 import { createShiftedClock, type ShiftedClock } from '../helpers/shifted-clock.js';

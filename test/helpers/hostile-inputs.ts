@@ -2,7 +2,7 @@ import type { ClassifyRequest } from '../../src/classify/decision.js';
 import type { ChatMessage, ContentPart } from '../../src/shared/chat.js';
 
 /**
- * Texts built to hurt the classifier's regexes and per-character loops (issue 16): one character of
+ * Texts built to hurt the classifier's regexes and per-character loops: one character of
  * each class repeated, short alternations that keep a pattern half-matching, and the attack strings
  * a ReDoS fuzzer (recheck) found for the signal patterns. Shared by the adversarial tests and
  * scripts/classifier-abuse-cost.ts.

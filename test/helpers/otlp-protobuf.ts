@@ -2,7 +2,7 @@
  * A small reader of OTLP/protobuf trace exports (opentelemetry/proto/collector/trace/v1), enough for
  * tests: spans with ids, names, kinds, times, attributes and status, and the resource's attributes.
  */
-import type { ReceivedSpan } from './otlp-receiver.js';
+import type { ReceivedSpan } from './received-span.js';
 
 type Field = { number: number; wire: number; value: bigint | Buffer };
 

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startAutotier } from '../../src/main.js';
 import { createRecordingLogger } from '../../src/shared/logger.js';
-import { createSimulatedFleet } from '../../src/sim/create-simulated-fleet.js';
-import { DEMO_FLEET } from '../../src/sim/demo-fleet.js';
+import { createSimulatedFleet } from '../../sim/create-simulated-fleet.js';
+import { DEMO_FLEET } from '../../sim/demo-fleet.js';
 
 /** The demo's first fleet port; routing-tables/default.yaml names 8101, 8102, ... in DEMO_FLEET's order. */
 const DEMO_BASE_PORT = 8101;

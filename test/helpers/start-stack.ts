@@ -7,7 +7,7 @@ import { createRecordingLogger } from '../../src/shared/logger.js';
 import type { Clock, Random, Sleep } from '../../src/shared/clock.js';
 import type { StateStore } from '../../src/state/state-store.js';
 import { createTokenCounter, type TokenCounter } from '../../src/policy/token-counter.js';
-import { createSimulatedFleet, type SimBackend, type SimBackendOptions } from '../../src/sim/index.js';
+import { createSimulatedFleet, type SimBackend, type SimBackendOptions } from '../../sim/index.js';
 
 export interface StackOptions {
   backends: SimBackendOptions[];

@@ -1,5 +1,5 @@
 import type { RoutingTableInput } from '../../src/config/routing-table-schema.js';
-import type { SimBackendOptions } from '../../src/sim/index.js';
+import type { SimBackendOptions } from '../../sim/index.js';
 
 /** Timeouts short enough for tests, long enough for a loaded machine, ms. */
 export const TIER_FLEET_TIMEOUTS = { connect_ms: 1000, ttft_ms: 3000, idle_ms: 3000, total_ms: 10_000 };

@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { FaultSpec, ReasoningMode } from '../../src/sim/index.js';
+import type { FaultSpec, ReasoningMode } from '../../sim/index.js';
 import { sample as readCounter } from '../helpers/prometheus.js';
 import { HELLO, simpleTable, startStack, type Stack } from '../helpers/start-stack.js';
 

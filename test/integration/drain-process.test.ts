@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { createSimulatedFleet, type SimFleet } from '../../src/sim/index.js';
+import { createSimulatedFleet, type SimFleet } from '../../sim/index.js';
 import { connectOutcome, contentChunks, startChat, toEvents } from '../helpers/drain-client.js';
 import { spawnAutotier, type SpawnedAutotier } from '../helpers/spawn-autotier.js';
 import { simpleTable } from '../helpers/start-stack.js';
@@ -12,7 +12,7 @@ import { simpleTable } from '../helpers/start-stack.js';
 const TOKENS = 60;
 
 /**
- * A rolling restart of the real process (issue 18): SIGTERM in the middle of a slow stream. The stream
+ * A rolling restart of the real process: SIGTERM in the middle of a slow stream. The stream
  * still ends with [DONE], a new connection is refused while it runs, and the process exits 0; the same
  * with `--workers 2`, where the primary forwards SIGTERM to both workers. Each step waits for an
  * observed event (the first chunk, the workers' start-up lines, a refused connection).

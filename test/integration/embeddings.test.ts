@@ -1,7 +1,7 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashKey } from '../../src/policy/api-keys.js';
-import { toEmbeddingVector } from '../../src/sim/embedding-vector.js';
+import { toEmbeddingVector } from '../../sim/embedding-vector.js';
 import { simpleTable, startStack, type Stack } from '../helpers/start-stack.js';
 
 const BGE = 'BAAI/bge-m3';
@@ -24,7 +24,7 @@ interface ErrorBody {
   error: { code: string; param: string | null; message: string; type: string };
 }
 
-/** The vector the simulator makes for one input of a model (src/sim/embedding-vector.ts). */
+/** The vector the simulator makes for one input of a model (sim/embedding-vector.ts). */
 const expected = (model: string, input: string, full: number, dimensions = full): number[] =>
   toEmbeddingVector(model, input, { full, dimensions });
 

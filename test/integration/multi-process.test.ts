@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { hashKey } from '../../src/policy/api-keys.js';
-import { createSimulatedFleet, type SimFleet } from '../../src/sim/index.js';
+import { createSimulatedFleet, type SimFleet } from '../../sim/index.js';
 import { freePort, spawnAutotier, startRedis, type SpawnedAutotier } from '../helpers/spawn-autotier.js';
 import { HELLO, postChat, simpleTable } from '../helpers/start-stack.js';
 

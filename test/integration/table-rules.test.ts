@@ -9,7 +9,7 @@ import type { RoutingTableInput } from '../../src/config/routing-table-schema.js
 import { createTableReloader } from '../../src/config/watch-routing-table.js';
 import { postChat, simpleTable, startStack, type Stack } from '../helpers/start-stack.js';
 
-/** Operator rules (issue 19) through the real app: /v1/route, the response headers, a refused reload. */
+/** Operator rules through the real app: /v1/route, the response headers, a refused reload. */
 const RULES = [
   { name: 'greeting', pattern: '^(?:hi|hello)\\b', flags: 'i', tier: 'SIMPLE', reason: 'a greeting' },
   { name: 'proofs', keywords: ['prove', 'theorem'], min_tier: 'EXPERT' },

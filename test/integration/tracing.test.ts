@@ -6,11 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { startAutotier, type RunningAutotier } from '../../src/main.js';
 import { silentLogger } from '../../src/shared/logger.js';
-import { createSimulatedFleet, type SimFleet } from '../../src/sim/index.js';
-import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../helpers/otlp-receiver.js';
+import { createSimulatedFleet, type SimFleet } from '../../sim/index.js';
+import { startOtlpReceiver, type OtlpReceiver } from '../helpers/otlp-receiver.js';
+import type { ReceivedSpan } from '../helpers/received-span.js';
 import { TIER_FLEET_TIMEOUTS } from '../helpers/tier-fleet.js';
 
-/** Secrets and prompt text that must appear in no span (issue 20). */
+/** Secrets and prompt text that must appear in no span. */
 const CLIENT_KEY = 'sk-client-secret-7d1c0ffee';
 const DEPLOYMENT_KEY = 'sk-deployment-secret-42beef';
 const PROMPT = 'explain the prompt-marker-9f3a trade-offs of write-ahead logging';

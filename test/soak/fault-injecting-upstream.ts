@@ -1,4 +1,4 @@
-import type { FaultSpec } from '../../src/sim/index.js';
+import type { FaultSpec } from '../../sim/index.js';
 import type { AttemptRequest, Upstream } from '../../src/upstream/upstream.js';
 
 /**

@@ -1,6 +1,6 @@
 import { errors, request, type Dispatcher } from 'undici';
 import type { Random } from '../../src/shared/clock.js';
-import type { FaultSpec } from '../../src/sim/index.js';
+import type { FaultSpec } from '../../sim/index.js';
 
 /** Faults a soak request may carry on its first upstream attempt, drawn uniformly. */
 export const SOAK_FAULTS: readonly FaultSpec[] = [

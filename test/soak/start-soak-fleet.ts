@@ -2,7 +2,7 @@ import { buildService } from '../../src/build-service.js';
 import type { RoutingTableInput } from '../../src/config/routing-table-schema.js';
 import { createSeededRandom } from '../../src/shared/seeded-random.js';
 import { systemClock } from '../../src/shared/clock.js';
-import { createSimulatedFleet, type SimBackend, type SimBackendOptions } from '../../src/sim/index.js';
+import { createSimulatedFleet, type SimBackend, type SimBackendOptions } from '../../sim/index.js';
 import { createMemoryStateStore } from '../../src/state/create-memory-state-store.js';
 import type { StateStore } from '../../src/state/state-store.js';
 import { createHttpUpstream } from '../../src/upstream/create-http-upstream.js';

@@ -18,7 +18,7 @@ import {
 } from '../helpers/hostile-inputs.js';
 
 /**
- * Every local stage on text built to hurt it (issue 16), at window size and at 1 MB, with a few at
+ * Every local stage on text built to hurt it, at window size and at 1 MB, with a few at
  * 20 MB: each produces its result, and its work is bounded by construction: the text any regex reads
  * is a window of fixed size, the n-gram pass emits a bounded number of features per character, and a
  * message's parts are each read a fixed number of times. No timing: scripts/classifier-abuse-cost.ts

@@ -9,7 +9,7 @@ import {
 import { toHostileRequests, toHostileShapes } from '../helpers/hostile-inputs.js';
 
 /**
- * Routing-table rules over hostile 1 MB prompts (issue 19; STYLE.md 18): a table with the most rules,
+ * Routing-table rules over hostile 1 MB prompts (STYLE.md 18): a table with the most rules,
  * keyword and pattern rules on every part of the conversation. The bound is checked on the work
  * itself, not on wall time: every rule is linear (the schema refuses any other pattern), and the
  * characters the rules read are at most rules x RULE_TEXT_CHARS, with the event loop free after every

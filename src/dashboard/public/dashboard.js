@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * The autotier operator dashboard (issue 9): polls GET /dashboard/api/summary every 2 s and
+ * The autotier operator dashboard: polls GET /dashboard/api/summary every 2 s and
  * explains prompts with POST /v1/route. Vanilla JS, no dependencies, works offline.
  * Every value from the server is written with textContent, never as HTML.
  */

@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * Small SVG charts for the dashboard's last-hour history (issue 20): stacked bars and lines over
+ * Small SVG charts for the dashboard's last-hour history: stacked bars and lines over
  * fixed time buckets, with axes, units, a legend and an empty state. No dependencies, no network.
  * Every label is set with textContent, never as markup.
  */

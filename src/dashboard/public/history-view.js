@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * The dashboard's "last hour" charts (issue 20), drawn from the summary's `history`: requests by how
+ * The dashboard's "last hour" charts, drawn from the summary's `history`: requests by how
  * they ended, tier mix, error rates, latency, refused requests by kind, and per deployment TTFT and
  * error rate. Each chart replaces its container's content on every poll.
  */
