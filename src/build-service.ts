@@ -1,4 +1,5 @@
-import { createServer, type RequestListener, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
+import type { Express, Router } from 'express';
 import type { AddressInfo } from 'node:net';
 import { createBalancer } from './balance/create-balancer.js';
 import { startHealthProber } from './balance/start-health-prober.js';
@@ -9,6 +10,7 @@ import { createGateway } from './gateway/create-gateway.js';
 import { REQUEST_LIMITS } from './gateway/request-limits.js';
 import { createHttpEdge } from './http/create-http-edge.js';
 import { createDrain, type RequestActivity } from './http/drain.js';
+import { createEdgeApp, createEdgeRouter } from './http/express-edge.js';
 import { declareRoutes } from './http/routes.js';
 import { createLogObserver } from './observe/log-observer.js';
 import type { Logger } from './shared/logger.js';
@@ -70,8 +72,10 @@ export interface ServiceOptions {
 }
 
 export interface Service {
-  /** The HTTP request listener: every endpoint, on node:http. */
-  handle: RequestListener;
+  /** Every endpoint as an express app of its own (the request listener `listen` serves). */
+  handle: Express;
+  /** Every endpoint as an express Router, for mounting under any path of another express app. */
+  router: Router;
   metrics: Metrics;
   /** Swaps the routing table; requests in flight keep the one they started with. */
   setTable(table: LoadedTable): void;
@@ -203,7 +207,7 @@ export function buildService(options: ServiceOptions): Service {
         errors: sharedState.errors(),
       },
     });
-  const handle = createHttpEdge({
+  const edge = createHttpEdge({
     routes: declareRoutes({
       gateway,
       isReady,
@@ -246,8 +250,10 @@ export function buildService(options: ServiceOptions): Service {
     })();
     return closing;
   };
+  const handle = createEdgeApp(edge);
   return {
     handle,
+    router: createEdgeRouter(edge),
     metrics,
     setTable(table) {
       loaded = table;
