@@ -1,4 +1,5 @@
-import { createServer, type RequestListener, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
+import type { Express, Router } from 'express';
 import type { AddressInfo } from 'node:net';
 import { createBalancer } from './balance/create-balancer.js';
 import { startHealthProber } from './balance/start-health-prober.js';
@@ -9,6 +10,7 @@ import { createGateway } from './gateway/create-gateway.js';
 import { REQUEST_LIMITS } from './gateway/request-limits.js';
 import { createHttpEdge } from './http/create-http-edge.js';
 import { createDrain, type RequestActivity } from './http/drain.js';
+import { createEdgeApp, createEdgeRouter } from './http/express-edge.js';
 import { declareRoutes } from './http/routes.js';
 import { createLogObserver } from './observe/log-observer.js';
 import type { Logger } from './shared/logger.js';
@@ -65,13 +67,15 @@ export interface ServiceOptions {
   tokenCounter?: TokenCounter;
   /** Threads that count long prompts, 0 = none (the service's own counter only). @default min(4, cores) */
   countThreads?: number | undefined;
-  /** Spans per request (issue 20); main.ts passes the OpenTelemetry one when OTEL_* asks for it. @default passThroughTracer */
+  /** Spans per request; main.ts passes the OpenTelemetry one when OTEL_* asks for it. @default passThroughTracer */
   tracer?: Tracer | undefined;
 }
 
 export interface Service {
-  /** The HTTP request listener: every endpoint, on node:http. */
-  handle: RequestListener;
+  /** Every endpoint as an express app of its own (the request listener `listen` serves). */
+  handle: Express;
+  /** Every endpoint as an express Router, for mounting under any path of another express app. */
+  router: Router;
   metrics: Metrics;
   /** Swaps the routing table; requests in flight keep the one they started with. */
   setTable(table: LoadedTable): void;
@@ -85,7 +89,7 @@ export interface Service {
   /** Requests the HTTP edge has started so far, and those in flight. */
   activity(): RequestActivity;
   /**
-   * A graceful stop (issue 18): /ready turns 503 and the listeners stop accepting at once; requests in
+   * A graceful stop: /ready turns 503 and the listeners stop accepting at once; requests in
    * flight get up to `graceMs` to finish (later ones on open connections get 503 SHUTTING_DOWN), then
    * the rest are stopped with SHUTTING_DOWN; once their store calls have settled, everything closes.
    * Later calls (and close) return the first call's promise.
@@ -203,7 +207,7 @@ export function buildService(options: ServiceOptions): Service {
         errors: sharedState.errors(),
       },
     });
-  const handle = createHttpEdge({
+  const edge = createHttpEdge({
     routes: declareRoutes({
       gateway,
       isReady,
@@ -246,8 +250,10 @@ export function buildService(options: ServiceOptions): Service {
     })();
     return closing;
   };
+  const handle = createEdgeApp(edge);
   return {
     handle,
+    router: createEdgeRouter(edge),
     metrics,
     setTable(table) {
       loaded = table;

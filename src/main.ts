@@ -1,35 +1,22 @@
 /**
- * The composition root: settings from the environment and flags, the routing table and its keys, the
- * shared state (Redis or memory), the learned model and the classifier per table, the service
- * (build-service.ts wires the core and the HTTP edge from these parts), table reloads and signals.
+ * The process: settings from the environment and flags, the listening host the table allows, the
+ * gateway of createAutotier (create-autotier.ts builds every part) on its own server, table reloads
+ * on SIGHUP, memory handed back before listening and after busy spells, and a drain on SIGTERM.
  * `node dist/main.js` (or `tsx src/main.ts`) runs it; `--workers N` forks N processes first.
  */
 import cluster from 'node:cluster';
-import { statSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { buildService, type Service, type SharedStateInfo } from './build-service.js';
-import { createTableClassifier } from './classify/create-table-classifier.js';
-import { loadLocalModel, type LocalModel } from './classify/local-model.js';
 import { parseEnv, type Env } from './config/env.js';
-import { loadRoutingTableFile, toTableRelativePath, type LoadedTable } from './config/load-routing-table.js';
-import { toListenHost } from './config/listen-host.js';
-import { toKeyChanges } from './config/reload-policy.js';
-import { createTableReloader, type TableReloader } from './config/watch-routing-table.js';
+import { loadRoutingTableFile, type LoadedTable } from './config/load-routing-table.js';
+import { toListenHost, type ListenHost } from './config/listen-host.js';
+import { createAutotier, type Autotier } from './create-autotier.js';
 import type { Logger } from './shared/logger.js';
 import { createRedactingLogger } from './shared/redacting-logger.js';
-import { createMetrics, type Metrics } from './observe/metrics.js';
 import { createWinstonLogger } from './observe/winston-logger.js';
-import { CLASSIFIER_PROMPT_PATH, DEFAULT_MODEL_PATH } from './project-paths.js';
 import { systemClock } from './shared/clock.js';
 import { startCluster } from './start-cluster.js';
-import { startTracing } from './start-tracing.js';
-import { createTrafficLearning } from './traffic-learning.js';
-import { createMemoryStateStore } from './state/create-memory-state-store.js';
-import { createResilientStore } from './state/create-resilient-store.js';
-import type { StateStore } from './state/state-store.js';
 import { releaseIdleMemory, releaseStartupMemory } from './runtime/collect-garbage.js';
 import { startQuietSettler } from './runtime/settle-when-quiet.js';
 
@@ -40,17 +27,19 @@ export interface StartOptions {
 }
 
 export interface RunningAutotier {
-  service: Service;
+  autotier: Autotier;
   url: string;
   env: Env;
-  /** Stops reloads and drains the service (see Service.drain), then flushes the traces. @default graceMs 0 */
+  /** Stops reloads and closes the gateway (see Autotier.close): drains, then flushes the traces. @default graceMs 0 */
   close(graceMs?: number): Promise<void>;
   /** Exports every span ended so far (nothing to do when tracing is off). */
   flushTraces(): Promise<void>;
 }
 
-/** Environment and command-line flags, flags winning. */
-export function toSettings(options: Pick<StartOptions, 'argv' | 'env'>): Env {
+/** The environment with the command-line flags written over it, as the variables they stand for. */
+function toSettingsSource(
+  options: Pick<StartOptions, 'argv' | 'env'>,
+): Readonly<Record<string, string | undefined>> {
   const { values } = parseArgs({
     args: [...options.argv],
     options: {
@@ -63,183 +52,111 @@ export function toSettings(options: Pick<StartOptions, 'argv' | 'env'>): Env {
     },
     strict: true,
   });
-  return parseEnv({
+  return {
     ...options.env,
     ...(values.table === undefined ? {} : { AUTOTIER_ROUTING_TABLE: values.table }),
     ...(values.port === undefined ? {} : { AUTOTIER_PORT: values.port }),
     ...(values.workers === undefined ? {} : { AUTOTIER_WORKERS: values.workers }),
     ...(values.host === undefined ? {} : { AUTOTIER_HOST: values.host }),
     ...(values.open === true ? { AUTOTIER_OPEN: '1' } : {}),
-  });
-}
-
-/** The state store: Redis behind the resilient wrapper when AUTOTIER_REDIS_URL is set, else memory. */
-async function createSharedState(input: {
-  env: Env;
-  table: LoadedTable;
-  logger: Logger;
-}): Promise<{ store?: StateStore; sharedState?: SharedStateInfo; metrics: Metrics }> {
-  const metrics = createMetrics();
-  const url = input.env.AUTOTIER_REDIS_URL;
-  if (url === undefined) return { metrics };
-  // ioredis loads only when Redis is configured
-  const { createRedisStateStore } = await import('./state/redis-state-store.js');
-  const redis = createRedisStateStore({
-    url,
-    clock: systemClock,
-    commandTimeoutMs: input.env.AUTOTIER_REDIS_TIMEOUT_MS,
-    onEvict: (count) => metrics.cacheEvicted('redis_sessions', count),
-  });
-  if (!(await redis.ready(2000)))
-    input.logger.error('Redis is not answering yet; serving on local state until it does', {
-      url: redactUrl(url),
-    });
-  const store = createResilientStore({
-    primary: redis,
-    local: createMemoryStateStore({
-      clock: systemClock,
-      onEvict: (count) => metrics.cacheEvicted('sessions', count),
-    }),
-    logger: input.logger,
-    rateLimitsWhenDown: input.table.table.state.rate_limits_when_down,
-    onError: (operation) => metrics.stateError(operation),
-    connected: () => redis.connected(),
-  });
-  return {
-    store,
-    sharedState: { kind: 'redis', degraded: () => store.degraded(), errors: () => store.errorCount() },
-    metrics,
   };
 }
 
-/** A Redis URL without its password, for logs. */
-function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password !== '') parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return '(unparseable url)';
-  }
+/** Environment and command-line flags, flags winning. */
+export function toSettings(options: Pick<StartOptions, 'argv' | 'env'>): Env {
+  return parseEnv(toSettingsSource(options));
 }
 
-function toModelPath(loaded: LoadedTable): string {
-  const file = loaded.table.classifier.model_file;
-  if (file === undefined) return DEFAULT_MODEL_PATH;
-  return toTableRelativePath(loaded.source, file);
-}
-
-/** Re-reads the table and its keys file on change and on SIGHUP (see createTableReloader). */
-function watchTable(options: {
-  tablePath: string;
-  service: Service;
-  logger: Logger;
-  keylessAllowed: boolean;
-}): TableReloader {
-  const { tablePath, service, logger } = options;
-  return createTableReloader({
-    path: tablePath,
-    keylessAllowed: options.keylessAllowed,
-    clock: systemClock,
-    current: () => service.currentTable(),
-    onLoad: (loaded) => {
-      const keys = toKeyChanges(service.currentTable().table, loaded.table);
-      service.setTable(loaded);
-      logger.info('routing table reloaded', {
-        table: tablePath,
-        version: loaded.version,
-        keys_added: keys.added,
-        keys_removed: keys.removed,
-        keys_changed: keys.changed,
-      });
-      for (const warning of loaded.warnings)
-        logger.warn('routing table warning', { warning, table: tablePath });
-    },
-    onReject: (rejection) => {
-      service.rejectTable(rejection);
-      logger.error('routing table rejected; the previous table keeps serving', {
-        table: tablePath,
-        error: rejection.message,
-        paths: rejection.problems.map((problem) => problem.path),
-      });
-    },
-  });
-}
-
-/** Loads config, builds the service, listens, and wires SIGHUP and file-change reloads. */
-export async function startAutotier(options: StartOptions): Promise<RunningAutotier> {
-  const env = toSettings(options);
-  const logger = createRedactingLogger(
-    options.logger ?? createWinstonLogger({ level: env.AUTOTIER_LOG_LEVEL }),
-  );
-  const tablePath = resolve(env.AUTOTIER_ROUTING_TABLE);
-  const table = await loadRoutingTableFile(tablePath, systemClock.now());
-  for (const warning of table.warnings) logger.warn('routing table warning', { warning, table: tablePath });
+/**
+ * The table's host check: where to listen, and whether a keyless table may serve there
+ * (listen-host.ts); throws for a keyless table on a host it may not serve. The table is read for the
+ * check only: createAutotier reads it again and refuses it if it has lost its keys in between.
+ */
+async function toListening(env: Env): Promise<{ listening: ListenHost; table: LoadedTable }> {
+  const table = await loadRoutingTableFile(resolve(env.AUTOTIER_ROUTING_TABLE), systemClock.now());
   const listening = toListenHost({
     host: env.AUTOTIER_HOST,
     open: env.AUTOTIER_OPEN,
     keyless: table.table.api_keys.length === 0,
   });
-  if (listening.warning !== undefined) logger.warn(listening.warning, { host: listening.host });
-  const promptTemplate = await readFile(CLASSIFIER_PROMPT_PATH, 'utf8');
-  const models = new Map<string, LocalModel>();
-  /** Keyed by path and modification time, so a reload after `npm run train -- --from-traffic` reads the new file. */
-  const modelFor = (loaded: LoadedTable): LocalModel => {
-    const path = toModelPath(loaded);
-    const key = `${path}@${statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? 0}`;
-    let model = models.get(key);
-    if (model === undefined) {
-      model = loadLocalModel(path);
-      models.set(key, model);
-    }
-    return model;
+  return { listening, table };
+}
+
+/**
+ * SIGHUP re-reads the table; one that arrives while the gateway is still starting is kept and runs
+ * once it has started (until then the signal would otherwise end the process: its default action).
+ */
+function reloadOnHangup(): { attach(autotier: Autotier): void; detach(): void } {
+  let attached: Autotier | undefined;
+  let pending = false;
+  const onHangup = (): void => {
+    if (attached === undefined) pending = true;
+    else void attached.reload();
   };
-  const learning = createTrafficLearning({ clock: systemClock, logger, redisUrl: env.AUTOTIER_REDIS_URL });
-  const readSecret = (name: string): string | undefined => options.env[name];
-  const shared = await createSharedState({ env, table, logger });
-  const tracing = await startTracing({ env, clock: systemClock, logger });
-  const service = buildService({
-    table,
-    logger,
-    tracer: tracing?.tracer,
-    readSecret,
-    countThreads: env.AUTOTIER_COUNT_THREADS,
-    ...shared,
-    createClassifier: (loaded) => {
-      const model = modelFor(loaded);
-      const onLlmDecision = learning.hookFor(loaded, model);
-      return createTableClassifier({
-        loaded,
-        model,
-        promptTemplate,
-        clock: systemClock,
-        logger,
-        readSecret,
-        onCacheEvict: (count) => shared.metrics.cacheEvicted('classification', count),
-        ...(onLlmDecision === undefined ? {} : { onLlmDecision }),
-      });
+  process.on('SIGHUP', onHangup);
+  return {
+    attach(autotier) {
+      attached = autotier;
+      if (pending) void autotier.reload();
+    },
+    detach: () => void process.off('SIGHUP', onHangup),
+  };
+}
+
+/** Runs one full collection after each busy spell (AUTOTIER_RELEASE_MEMORY_AFTER_MS; 0: never). */
+function settleWhenQuiet(input: { env: Env; autotier: Autotier; logger: Logger }): () => void {
+  const quietMs = input.env.AUTOTIER_RELEASE_MEMORY_AFTER_MS;
+  if (quietMs === 0) return () => undefined;
+  return startQuietSettler({
+    clock: systemClock,
+    quietMs,
+    intervalMs: Math.min(1000, quietMs),
+    readActivity: () => input.autotier.activity(),
+    settle: () => {
+      const ms = releaseIdleMemory();
+      input.logger.debug('memory handed back after a busy spell', { gc_ms: Math.round(ms) });
     },
   });
-  const reloader = watchTable({ tablePath, service, logger, keylessAllowed: listening.keylessAllowed });
-  const onHangup = (): void => void reloader.reload();
-  process.on('SIGHUP', onHangup);
+}
+
+/**
+ * The gateway of createAutotier on its own server: checks where a table may listen, builds the
+ * gateway (the table file reloads on change and on SIGHUP), hands start-up memory back, listens, and
+ * hands memory back again after each busy spell.
+ */
+export async function startAutotier(options: StartOptions): Promise<RunningAutotier> {
+  const source = toSettingsSource(options);
+  const env = parseEnv(source);
+  const baseLogger = options.logger ?? createWinstonLogger({ level: env.AUTOTIER_LOG_LEVEL });
+  const logger = createRedactingLogger(baseLogger);
+  const tablePath = resolve(env.AUTOTIER_ROUTING_TABLE);
+  const { listening, table } = await toListening(env);
+  if (listening.warning !== undefined) logger.warn(listening.warning, { host: listening.host });
+  const hangup = reloadOnHangup();
+  let autotier: Autotier;
+  try {
+    autotier = await createAutotier({
+      table: tablePath,
+      env: source,
+      logger: baseLogger,
+      allowKeyless: listening.keylessAllowed,
+    });
+  } catch (error) {
+    hangup.detach();
+    throw error;
+  }
+  hangup.attach(autotier);
   // what loading the code grew goes back to the system before the first request can arrive
-  await service.ready();
   releaseStartupMemory();
-  const { url } = await service.listen(env.AUTOTIER_PORT, listening.host);
-  const stopSettler =
-    env.AUTOTIER_RELEASE_MEMORY_AFTER_MS === 0
-      ? () => undefined
-      : startQuietSettler({
-          clock: systemClock,
-          quietMs: env.AUTOTIER_RELEASE_MEMORY_AFTER_MS,
-          intervalMs: Math.min(1000, env.AUTOTIER_RELEASE_MEMORY_AFTER_MS),
-          readActivity: () => service.activity(),
-          settle: () => {
-            const ms = releaseIdleMemory();
-            logger.debug('memory handed back after a busy spell', { gc_ms: Math.round(ms) });
-          },
-        });
+  let url: string;
+  try {
+    ({ url } = await autotier.listen(env.AUTOTIER_PORT, listening.host));
+  } catch (error) {
+    hangup.detach();
+    await autotier.close();
+    throw error;
+  }
+  const stopSettler = settleWhenQuiet({ env, autotier, logger });
   logger.info('autotier listening', {
     url,
     table: tablePath,
@@ -247,19 +164,15 @@ export async function startAutotier(options: StartOptions): Promise<RunningAutot
     classifier: table.table.classifier.mode,
   });
   return {
-    service,
+    autotier,
     url,
     env,
     async close(graceMs = 0) {
-      process.off('SIGHUP', onHangup);
+      hangup.detach();
       stopSettler();
-      reloader.close();
-      await service.drain(graceMs);
-      await learning.close();
-      // after the drain, so the spans of the last requests are exported too
-      await tracing?.shutdown();
+      await autotier.close(graceMs);
     },
-    flushTraces: () => tracing?.flush() ?? Promise.resolve(),
+    flushTraces: () => autotier.flushTraces(),
   };
 }
 
@@ -269,12 +182,7 @@ async function main(): Promise<void> {
   const env = toSettings({ argv, env: process.env });
   if (env.AUTOTIER_WORKERS > 1 && cluster.isPrimary) {
     // the workers would each refuse the host and be forked again, forever: refuse it once, here
-    const table = await loadRoutingTableFile(resolve(env.AUTOTIER_ROUTING_TABLE), systemClock.now());
-    toListenHost({
-      host: env.AUTOTIER_HOST,
-      open: env.AUTOTIER_OPEN,
-      keyless: table.table.api_keys.length === 0,
-    });
+    await toListening(env);
     const logger = createWinstonLogger({ level: env.AUTOTIER_LOG_LEVEL });
     if (env.AUTOTIER_REDIS_URL === undefined)
       logger.warn(

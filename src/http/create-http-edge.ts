@@ -1,4 +1,4 @@
-import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApiKeyConfig } from '../config/table-part-schemas.js';
 import type { RequestContext } from '../gateway/gateway.js';
 import { toLoggedPath, toRejectedSummary, type RequestObserver } from '../observe/request-summary.js';
@@ -24,7 +24,7 @@ export interface HttpEdgeOptions {
   bodyLimits: BodyLimits;
   /** The service's drain: requests are counted, refused while it runs, and stopped when its grace ends. */
   drain?: DrainGate;
-  /** One server span per request (issue 20). @default passThroughTracer (records nothing) */
+  /** One server span per request. @default passThroughTracer (records nothing) */
   tracer?: Tracer;
 }
 
@@ -70,13 +70,24 @@ function closeWhenDraining(drain: DrainGate | undefined, response: ServerRespons
 }
 
 /**
- * The HTTP edge on plain node:http (express cost about a third of a request's CPU in the issue 8
- * profile): match the route (404 `not_found`, 405 with `Allow`), check the key, read the body, call
+ * Serves one request on node:http's request and response (express-edge.ts mounts it in express).
+ * `basePath` is where the edge is mounted, '' at the root: `request.url` is relative to it, and an
+ * answer that names one of the edge's own paths (the dashboard's redirect) puts it in front.
+ */
+export type HttpEdge = (
+  request: IncomingMessage,
+  response: ServerResponse,
+  basePath: string,
+) => Promise<void>;
+
+/**
+ * The HTTP edge: match the route (404 `not_found`, 405 with `Allow`), check the key, read the body, call
  * the handler, write the answer; every error is written by the one mapping in write-error.ts, and
  * every request the edge rejects is reported once to the observer (routed requests report themselves).
  * While the service drains, every route but the open ones (/health, /ready) answers 503 SHUTTING_DOWN.
+ * It never calls on to another handler and never rejects: every request ends here.
  */
-export function createHttpEdge(options: HttpEdgeOptions): RequestListener {
+export function createHttpEdge(options: HttpEdgeOptions): HttpEdge {
   const { clock, observer, drain } = options;
   const match = createRouteIndex(options.routes);
   const tracer = options.tracer ?? passThroughTracer;
@@ -103,7 +114,7 @@ export function createHttpEdge(options: HttpEdgeOptions): RequestListener {
     );
   };
 
-  async function serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  async function serve(request: IncomingMessage, response: ServerResponse, basePath: string): Promise<void> {
     if (drain !== undefined) trackResponse(drain, request, response);
     const path = toPath(request.url);
     const method = request.method ?? 'GET';
@@ -133,7 +144,7 @@ export function createHttpEdge(options: HttpEdgeOptions): RequestListener {
         ? await readJsonBody(request, options.bodyLimits, context.signal)
         : undefined;
       reportedByHandler = route.reportsItself === true;
-      const answer = await route.handle({ body, context, key });
+      const answer = await route.handle({ body, context, key, basePath });
       closeWhenDraining(drain, response);
       await writeAnswer(response, answer, { signal: context.signal, stop });
     } catch (thrown) {
@@ -147,5 +158,5 @@ export function createHttpEdge(options: HttpEdgeOptions): RequestListener {
     }
   }
 
-  return (request, response) => void serve(request, response);
+  return serve;
 }

@@ -61,7 +61,12 @@ export function dashboardRoutes(dependencies: DashboardDependencies): Route[] {
       endpoint: 'dashboard',
       access: 'open',
       readsBody: false,
-      handle: () => ({ kind: 'raw', status: 302, headers: { location: '/dashboard/' }, body: '' }),
+      handle: ({ basePath }) => ({
+        kind: 'raw',
+        status: 302,
+        headers: { location: `${basePath}/dashboard/` },
+        body: '',
+      }),
     },
     page('/dashboard/', INDEX),
     ...ASSETS.map((asset) => page(`/dashboard/${asset.name}`, asset)),

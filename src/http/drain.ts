@@ -60,7 +60,7 @@ export interface RequestActivity {
 }
 
 /**
- * A rolling restart without cut answers (issue 18): the drain refuses new work, lets the requests in
+ * A rolling restart without cut answers: the drain refuses new work, lets the requests in
  * flight finish within the grace period, then stops what remains with SHUTTING_DOWN (a committed stream
  * ends with the in-band error event, an uncommitted request gets the 503). Time comes from `clock` and
  * `sleep`, so the tests run it on a manual clock.

@@ -158,17 +158,32 @@ async function parseJsonObject(bytes: Buffer, depthLimit: number): Promise<Recor
 }
 
 /**
- * The one body reader: checks content-type and content-encoding before reading (415), reads up to the
+ * A body something else has read already: an express body parser (express.json()) the operator
+ * mounted before autotier's router. Its parsed result is not used: it skipped this reader's limits
+ * and checks (decompressed size, depth, strict UTF-8, lone surrogates), and waiting for the consumed
+ * stream would hang the request. 400, not 500: a retry cannot succeed, so the openai SDK's
+ * retries on 5xx would only repeat it.
+ */
+function bodyAlreadyRead(): RouterError {
+  return invalidBody(
+    "the request body was read before autotier's router got it (a body parser such as express.json() is mounted before the router): autotier reads bodies itself, with its own limits; mount the router before any body parser or keep the parser off the router's path",
+  );
+}
+
+/**
+ * The one body reader: refuses a body another handler has read already (400 naming `body`, see
+ * bodyAlreadyRead), checks content-type and content-encoding before reading (415), reads up to the
  * limit (413), decompresses with the limit on the decompressed bytes (413; corrupt data is 400), then
  * checks the nesting depth (400 naming `body`), decodes strictly as UTF-8 (415 naming `body`), parses
- * (400 naming `body`) and replaces lone-surrogate escapes with U+FFFD (lone-surrogates.ts). Reading stops when `stop` (the request's
- * signal) aborts, with its reason.
+ * (400 naming `body`) and replaces lone-surrogate escapes with U+FFFD (lone-surrogates.ts). Reading
+ * stops when `stop` (the request's signal) aborts, with its reason.
  */
 export async function readJsonBody(
   request: IncomingMessage,
   limits: BodyLimits,
   stop?: CancelSignal,
 ): Promise<Record<string, unknown>> {
+  if (request.readableDidRead || request.readableEnded) throw bodyAlreadyRead();
   checkJsonContentType(header(request, 'content-type'));
   const encoding = toBodyEncoding(header(request, 'content-encoding'));
   const raw = await readRawBody(request, limits.bytes, stop);

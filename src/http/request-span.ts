@@ -22,7 +22,7 @@ const KNOWN_METHODS = new Set([
 const UNTRACED = new Set(['health', 'ready', 'metrics']);
 
 /**
- * The server span of one request (issue 20): named `POST /v1/chat/completions` after the declared
+ * The server span of one request: named `POST /v1/chat/completions` after the declared
  * route (the method alone for a path no route has), a child of the client's valid `traceparent`.
  * Its attributes are made only when it records.
  */

@@ -12,6 +12,8 @@ export interface RouteInput {
   context: RequestContext;
   /** The caller's key; undefined in open mode and for open routes. */
   key: ApiKeyConfig | undefined;
+  /** Where the edge is mounted ('' at the root, `/llm` under `app.use('/llm', router)`): paths are relative to it. */
+  basePath: string;
 }
 
 /** One endpoint, declared once: the edge checks access, reads the body and maps errors for all of them. */

@@ -1,0 +1,59 @@
+import { randomUUID } from 'node:crypto';
+import express, { type ErrorRequestHandler, type Express, type RequestHandler, type Router } from 'express';
+import { RouterError } from '../shared/errors.js';
+import type { HttpEdge } from './create-http-edge.js';
+import { writeError } from './write-error.js';
+
+/**
+ * The edge as one express handler: routing, keys, bodies and errors stay in the edge (every endpoint
+ * declared once in routes.ts, bodies read by read-body.ts), so express adds one function call per
+ * request. Express's own routing is not used for the endpoints: its matching ignores case and
+ * answers OPTIONS itself, where the edge answers 404 and 405 with `Allow`. `request.baseUrl` is the
+ * mount path ('' at the root), and `request.url` the path below it.
+ */
+function toHandler(edge: HttpEdge): RequestHandler {
+  return (request, response) => edge(request, response, request.baseUrl);
+}
+
+/**
+ * The last handler: the edge answers every request and never rejects, so this runs only for a fault
+ * in express itself; it writes the OpenAI-shaped INTERNAL error instead of express's HTML page.
+ */
+function toErrorHandler(): ErrorRequestHandler {
+  // express tells an error handler from a request handler by its four parameters
+  // eslint-disable-next-line max-params
+  return (thrown: unknown, _request, response, _next) => {
+    const requestId = response.getHeader('x-request-id');
+    writeError(response, {
+      error: new RouterError({ code: 'INTERNAL', message: String(thrown), cause: thrown }),
+      requestId: typeof requestId === 'string' ? requestId : randomUUID(),
+      revealInternal: false,
+    });
+  };
+}
+
+/**
+ * The edge as an express Router, for an operator's app: `app.use('/llm', router)`. The operator's
+ * middleware before the mount sees every request first; the router answers every request that
+ * reaches it (an unknown path is the edge's 404) and never calls on to what comes after it. The
+ * operator's app settings (x-powered-by, trust proxy, ...) stay the operator's.
+ */
+export function createEdgeRouter(edge: HttpEdge): Router {
+  const router = express.Router();
+  router.use(toHandler(edge), toErrorHandler());
+  return router;
+}
+
+/**
+ * The edge as its own express app, for autotier's own server (`npm start`): the same handlers as the
+ * router, directly on the app (no router in between), and none of express's answers: no
+ * `X-Powered-By`, no ETag, no query-string parsing (the edge reads none), no HTML error page.
+ */
+export function createEdgeApp(edge: HttpEdge): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', false);
+  app.use(toHandler(edge), toErrorHandler());
+  return app;
+}
