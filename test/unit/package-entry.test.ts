@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 interface PackageJson {
@@ -16,9 +17,11 @@ describe("the package's public entry", () => {
     const manifest = JSON.parse(readFileSync('package.json', 'utf8')) as PackageJson;
     expect(manifest.exports).toEqual({ '.': { types: './dist/index.d.ts', import: './dist/index.js' } });
     expect(manifest.types).toBe('./dist/index.d.ts');
-    const build = JSON.parse(readFileSync('tsconfig.build.json', 'utf8')) as {
-      compilerOptions: { rootDir: string; outDir: string; declaration: boolean };
-    };
+    // tsconfig files hold comments: read as tsc reads them
+    const build = ts.parseConfigFileTextToJson(
+      'tsconfig.build.json',
+      readFileSync('tsconfig.build.json', 'utf8'),
+    ).config as { compilerOptions: { rootDir: string; outDir: string; declaration: boolean } };
     expect(build.compilerOptions).toMatchObject({ rootDir: 'src', outDir: 'dist', declaration: true });
   });
 });
