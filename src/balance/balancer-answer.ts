@@ -96,7 +96,7 @@ export function toContinuationDeps(parts: Parts, run: RequestRun): ContinuationD
     request: run.request,
     candidates: () => orderCandidates(parts, run.request.plan),
     mayCall: () =>
-      run.calls < parts.table().balancer.retry.max_attempts && run.deadlineAt > parts.clock.now(),
+      parts.policy().mayCall({ calls: run.calls, deadlineAt: run.deadlineAt, now: parts.clock.now() }),
     open: (candidate, body) => openLeg(parts, run, { candidate, body }),
     report: (event) => {
       parts.onContinuation?.(event);

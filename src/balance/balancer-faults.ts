@@ -1,20 +1,15 @@
-import { RouterError } from '../shared/errors.js';
 import type { ExecuteRequest } from './balancer.js';
+import type { BalancerPolicy } from './balancer-policy.js';
 import type { DeploymentHealth } from './create-deployment-health.js';
-import { decideFaultOwner, isRequestFault } from './decide-fault-owner.js';
+import type { ContentFailure } from './decide-fault-owner.js';
 import { toFingerprint, type FaultMemory } from './fault-memory.js';
-import type { Candidate } from './to-candidates.js';
 
 /** What the fault books of a balancer need. */
 export interface FaultParts {
   faults: FaultMemory;
   health: DeploymentHealth;
-}
-
-/** A failed call. */
-export interface ContentFailure {
-  candidate: Candidate;
-  error: RouterError;
+  /** The policy in force: whose fault a 5xx is, and when a request's content stops it. */
+  policy: () => BalancerPolicy;
 }
 
 /** A 5xx whose verdict (the deployment's fault or the request's) waits for the end of the request. */
@@ -29,19 +24,6 @@ export interface FaultRun {
   /** SHA-256 of the request content, made at its first use. */
   fingerprint?: string;
   held?: HeldFailure[];
-}
-
-/**
- * Statuses that speak for the server, not the request: unavailable (503) and a gateway's errors
- * (502, 504). A 500 or any other 5xx may come from what the request carries (an engine that crashes
- * on one prompt).
- */
-const SERVER_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
-
-/** A failure that may follow the request content rather than the deployment: a 5xx other than 502-504. */
-export function isContentFault(failure: ContentFailure): boolean {
-  const { error } = failure;
-  return error.code === 'UPSTREAM_SERVER_ERROR' && !SERVER_STATUSES.has(error.upstreamStatus ?? 500);
 }
 
 /** SHA-256 of the request's upstream body as its group's first deployment would get it (made once). */
@@ -70,13 +52,10 @@ export async function holdServerError(
   run.held = [...(run.held ?? []), { ...failure, repeatedHere: before?.deployments.includes(id) ?? false }];
   await parts.health.hold(failure.candidate);
   const failedDeployments = parts.faults.get(fingerprint)?.deployments.length ?? 1;
-  if (!isRequestFault({ answered: before?.answered ?? false, failedDeployments })) return;
-  throw new RouterError({
-    code: 'UPSTREAM_SERVER_ERROR',
-    message: `the request failed with a server error on ${failedDeployments} deployments; it was not tried further`,
-    upstreamStatus: failure.error.upstreamStatus ?? 500,
-    cause: failure.error,
-  });
+  const stop = parts
+    .policy()
+    .contentStop({ failure, answered: before?.answered ?? false, failedDeployments });
+  if (stop !== undefined) throw stop;
 }
 
 /**
@@ -98,7 +77,7 @@ export async function settleFaults(
   const record = held.length === 0 ? undefined : faults.get(run.fingerprint ?? '');
   for (const failure of held) {
     const id = failure.candidate.deployment.id;
-    const owner = decideFaultOwner({
+    const owner = parts.policy().faultOwner({
       answered: answeredBy !== undefined || (record?.answered ?? false),
       reproducedElsewhere: record?.deployments.some((other) => other !== id) ?? false,
       repeatedHere: failure.repeatedHere,

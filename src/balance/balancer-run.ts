@@ -6,11 +6,11 @@ import type { Logger } from '../shared/logger.js';
 import type { StateStore } from '../state/state-store.js';
 import type { Upstream, UpstreamEvent } from '../upstream/upstream.js';
 import type { ContinuationEvent } from './balancer.js';
-import { holdServerError, isContentFault } from './balancer-faults.js';
+import { holdServerError } from './balancer-faults.js';
+import type { BalancerPolicy, Next } from './balancer-policy.js';
 import type { DeploymentHealth } from './create-deployment-health.js';
 import type { QuotaGate } from './deployment-quota.js';
 import type { FaultMemory } from './fault-memory.js';
-import { noteFailure } from './note-failure.js';
 import type { ContinuationRecord } from './relabel-continuation.js';
 import type { AttemptRecord } from './route-plan.js';
 import type { RequestRun } from './request-run.js';
@@ -40,6 +40,11 @@ export interface BalancerOptions {
   onCooldown?: (deploymentId: string, reason: string) => void;
   /** Told about every try to continue a broken answer on another deployment (metrics and logs). */
   onContinuation?: (event: ContinuationEvent) => void;
+  /**
+   * Builds the retry, cooldown and fallback policy from a table's `balancer` settings (once per
+   * table). @default createBalancerPolicy
+   */
+  createPolicy?: (settings: RoutingTable['balancer']) => BalancerPolicy;
 }
 
 /** What every request of one balancer shares. */
@@ -48,6 +53,8 @@ export interface Parts extends BalancerOptions {
   health: DeploymentHealth;
   /** Request contents that made deployments answer 5xx (balancer-faults.ts). */
   faults: FaultMemory;
+  /** The policy of the table in force (balancer-policy.ts). */
+  policy: () => BalancerPolicy;
 }
 
 /** The attempt that reached the commit point; `startedAt` in epoch ms. */
@@ -66,6 +73,8 @@ export interface FailedCall {
   candidate: Candidate;
   error: RouterError;
   startedAt: number;
+  /** What the policy said to do next (move on or stop); asked when absent. */
+  next?: Next;
 }
 
 /**
@@ -201,13 +210,15 @@ export function recordFailedCall(parts: Parts, run: RequestRun, failure: FailedC
 }
 
 /**
- * Books a recorded failure on the deployment and notes it; throws when it ends the request. A 5xx is
- * held for the end of the request, when it is known whether it follows the content (balancer-faults.ts).
+ * Books a recorded failure on the deployment, then does what the policy said: throws when it ends the
+ * request (or the deadline has passed), else keeps its notes. A 5xx is held for the end of the
+ * request, when it is known whether it follows the content (balancer-faults.ts).
  */
 export async function closeFailure(parts: Parts, run: RequestRun, failure: FailedCall): Promise<void> {
   const { candidate, error } = failure;
   const { clock } = parts;
-  if (isContentFault(failure)) await holdServerError(parts, run, failure);
+  const policy = parts.policy();
+  if (policy.isContentFault(failure)) await holdServerError(parts, run, failure);
   else await parts.health.onFailure(candidate, error);
   const deadlineError = toDeadlineError({
     attempts: run.attempts,
@@ -217,5 +228,7 @@ export async function closeFailure(parts: Parts, run: RequestRun, failure: Faile
     cause: error,
   });
   if (deadlineError !== undefined) throw deadlineError;
-  run.notes = noteFailure(run.notes, candidate, error);
+  const next = failure.next ?? policy.onFailure(failure, { notes: run.notes });
+  if (next.kind === 'stop') throw next.error;
+  if (next.kind === 'move-on') run.notes = next.notes;
 }

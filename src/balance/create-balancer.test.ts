@@ -9,7 +9,8 @@ import { createManualTime } from '../../test/helpers/manual-time.js';
 import { createScriptedUpstream, type Outcome } from '../../test/helpers/scripted-upstream.js';
 import { deployment, TEST_RETRY_IN_PLACE, TEST_TIMEOUTS } from '../../test/helpers/balance-fixtures.js';
 import type { ContinuationEvent, ExecuteRequest, ExecuteResult } from './balancer.js';
-import { createBalancer } from './create-balancer.js';
+import { createBalancerPolicy } from './balancer-policy.js';
+import { createBalancer, type BalancerOptions } from './create-balancer.js';
 import type { RoutePlan } from './route-plan.js';
 
 interface SetupOptions {
@@ -23,6 +24,8 @@ interface SetupOptions {
   cooldownMs?: number;
   /** @default () => 0 */
   random?: () => number;
+  /** @default createBalancerPolicy */
+  createPolicy?: BalancerOptions['createPolicy'];
 }
 
 const RETRY = { max_attempts: 4, backoff_base_ms: 50, backoff_max_ms: 200, retry_after_cap_ms: 3000 };
@@ -67,6 +70,7 @@ function setup(options: SetupOptions = {}) {
     onAttempt: (attempt) => attempts.push(attempt),
     onCooldown: (id, reason) => benched.push(`${id}: ${reason}`),
     onContinuation: (event) => continuations.push(event),
+    ...(options.createPolicy === undefined ? {} : { createPolicy: options.createPolicy }),
   });
   const byId = (id: string) => deployment(id, options.overrides?.[id]);
   const plan: RoutePlan = {
@@ -112,6 +116,21 @@ async function drain(result: ExecuteResult): Promise<number> {
   for await (const _batch of result.rest) batches += 1;
   return batches;
 }
+
+describe('createBalancer: the policy passed in', () => {
+  it('asks the policy it was given what to do after a failure: a policy that stops ends the request there', async () => {
+    const scripts = { a: [{ kind: 'status', status: 503 }] } satisfies Record<string, Outcome[]>;
+    const stopping: BalancerOptions['createPolicy'] = (settings) => ({
+      ...createBalancerPolicy(settings),
+      onFailure: (failure) => ({ kind: 'stop', error: failure.error }),
+    });
+    const stopped = setup({ scripts, createPolicy: stopping });
+    expect((await stopped.sendFailing()).code).toBe('UPSTREAM_SERVER_ERROR');
+    expect(stopped.upstream.calls.map((call) => call.deploymentId)).toEqual(['a']);
+    const moving = setup({ scripts });
+    expect((await moving.send()).deployment.id).toBe('b');
+  });
+});
 
 describe('createBalancer: failover order', () => {
   it('answers from the first deployment of the group when it is healthy, without waiting', async () => {

@@ -3,7 +3,7 @@ import type { Logger } from '../shared/logger.js';
 import type { Clock } from '../shared/clock.js';
 import type { RouterError } from '../shared/errors.js';
 import type { StateStore } from '../state/state-store.js';
-import { decideCooldown } from './cooldown-policy.js';
+import type { BalancerPolicy } from './balancer-policy.js';
 import { decideAvailability } from './decide-availability.js';
 import type { QuotaGate } from './deployment-quota.js';
 import type { Candidate } from './to-candidates.js';
@@ -14,6 +14,8 @@ export interface DeploymentHealthOptions {
   quotas: QuotaGate;
   logger: Logger;
   table: () => RoutingTable;
+  /** The policy in force: how long a failure benches a deployment. */
+  policy: () => BalancerPolicy;
   /** Told when a deployment is benched (metrics). */
   onCooldown?: ((deploymentId: string, reason: string) => void) | undefined;
 }
@@ -107,14 +109,11 @@ async function bench(
 ): Promise<void> {
   const { store } = options;
   const id = candidate.deployment.id;
-  const { cooldown_ms, max_cooldown_ms } = options.table().balancer;
   const previous = (await store.getCooldowns([id])).get(id);
-  const record = decideCooldown({
+  const record = options.policy().cooldownFor({
     error,
     groupSize: candidate.groupSize,
     previousFailures: previous?.failures ?? 0,
-    cooldownMs: cooldown_ms,
-    maxCooldownMs: max_cooldown_ms,
     now: options.clock.now(),
   });
   if (record === undefined) {

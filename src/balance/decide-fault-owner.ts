@@ -1,3 +1,6 @@
+import type { RouterError } from '../shared/errors.js';
+import type { Candidate } from './to-candidates.js';
+
 /**
  * Whose fault a deployment's 5xx is: the deployment's (it counts toward a cooldown, as every other
  * benching failure does) or the request's (its content makes the engine fail wherever it goes, so
@@ -40,4 +43,23 @@ export function decideFaultOwner(input: FaultOwnerInput): FaultOwner {
  */
 export function isRequestFault(input: { answered: boolean; failedDeployments: number }): boolean {
   return !input.answered && input.failedDeployments >= 2;
+}
+
+/** A failed call. */
+export interface ContentFailure {
+  candidate: Candidate;
+  error: RouterError;
+}
+
+/**
+ * Statuses that speak for the server, not the request: unavailable (503) and a gateway's errors
+ * (502, 504). A 500 or any other 5xx may come from what the request carries (an engine that crashes
+ * on one prompt).
+ */
+const SERVER_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
+
+/** A failure that may follow the request content rather than the deployment: a 5xx other than 502-504. */
+export function isContentFault(failure: ContentFailure): boolean {
+  const { error } = failure;
+  return error.code === 'UPSTREAM_SERVER_ERROR' && !SERVER_STATUSES.has(error.upstreamStatus ?? 500);
 }
