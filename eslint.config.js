@@ -14,6 +14,7 @@ import autotier from './scripts/eslint-rules/no-import-cycle.ts';
 const LAYERS = [
   'dashboard', // static browser page, imported by nothing
   'http',
+  'endpoints', // one module per endpoint and ENDPOINTS, the one list of them; the edge mounts them
   'gateway',
   'routing', // the decision before the first upstream call: classification under the table's rules, the plan
   'classify',

@@ -1,4 +1,5 @@
 import { RouterError } from '../shared/errors.js';
+import { UPSTREAM_PATHS, type UpstreamCall } from './upstream-call.js';
 
 /**
  * The top-level body fields a client may send, per endpoint: OpenAI's documented request fields (openai
@@ -8,7 +9,8 @@ import { RouterError } from '../shared/errors.js';
  * operator, who sets them per deployment or group in the table's `extra_body`. The reference, with the
  * reason for every vLLM field, is docs/body-fields.md.
  */
-export type BodyEndpoint = 'chat' | 'completions' | 'responses' | 'embeddings';
+/** The allow-lists, one per kind of upstream call. */
+export type BodyEndpoint = UpstreamCall;
 
 const OPENAI_CHAT = [
   'messages',
@@ -195,12 +197,8 @@ const FIELDS: Readonly<Record<BodyEndpoint, ReadonlySet<string>>> = {
   embeddings: new Set([...OPENAI_EMBEDDINGS, ...VLLM_EMBEDDINGS]),
 };
 
-const PATHS: Readonly<Record<BodyEndpoint, string>> = {
-  chat: '/v1/chat/completions',
-  completions: '/v1/completions',
-  responses: '/v1/responses',
-  embeddings: '/v1/embeddings',
-};
+/** The client's path of the endpoints whose bodies an allow-list checks: `/v1` and the upstream path. */
+const toClientPath = (endpoint: BodyEndpoint): string => `/v1${UPSTREAM_PATHS[endpoint]}`;
 
 /** At most this many characters of a field name go back in an error, so a huge name is not echoed. */
 const NAME_CHARS = 64;
@@ -222,10 +220,10 @@ function toRefusal(name: string, endpoint: BodyEndpoint): RouterError {
       `\`${shown}\` is set by the operator, not by a request: it ${reason} (a deployment's or tier's extra_body in the routing table)`,
     );
   const elsewhere = (Object.keys(FIELDS) as BodyEndpoint[]).find((other) => FIELDS[other].has(name));
-  const hint = elsewhere === undefined ? '' : ` (it is a field of ${PATHS[elsewhere]})`;
+  const hint = elsewhere === undefined ? '' : ` (it is a field of ${toClientPath(elsewhere)})`;
   return refuse(
     shown,
-    `Unrecognized request argument supplied: \`${shown}\` is not a field of ${PATHS[endpoint]}${hint}; docs/body-fields.md lists the fields accepted`,
+    `Unrecognized request argument supplied: \`${shown}\` is not a field of ${toClientPath(endpoint)}${hint}; docs/body-fields.md lists the fields accepted`,
   );
 }
 

@@ -9,6 +9,7 @@ import type { RouteDecision } from '../routing/decide-route.js';
 import type { EndOfResponse, RequestTracker } from './request-tracker.js';
 import { toRouteHeaders } from '../routing/route-headers.js';
 import { toUnreportedPromptTokens } from './spend-bound.js';
+import type { UpstreamCall, UpstreamPath } from './upstream-call.js';
 import { toSpentTokens } from './spent-tokens.js';
 import { toGeneratedChars, toSse, type SseFramer } from './to-sse.js';
 
@@ -27,10 +28,10 @@ export interface RoutedRequest {
   context: RequestContext;
   tracker: RequestTracker;
   admission: KeyAdmission | undefined;
-  path: '/chat/completions' | '/completions' | '/embeddings' | '/responses';
+  path: UpstreamPath;
   /** The path of one deployment, when it differs per deployment. @default path */
   toPath: ((deployment: DeploymentConfig) => string) | undefined;
-  kind: 'chat' | 'completions' | 'embeddings' | 'responses';
+  kind: UpstreamCall;
   /** Writes the answer instead of the chat or legacy completion shape. */
   shape: AnswerShape | undefined;
   stream: boolean;

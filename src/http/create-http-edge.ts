@@ -14,7 +14,7 @@ import { writeAnswer } from './write-answer.js';
 import { writeError } from './write-error.js';
 
 export interface HttpEdgeOptions {
-  /** Every endpoint, declared once (see routes.ts). */
+  /** Every route: the endpoints of ENDPOINTS (src/endpoints) and the dashboard's, bound in routes.ts. */
   routes: readonly Route[];
   /** The caller's key from headers only: undefined in open mode; throws 401 for a missing or unknown key. */
   authenticate: (context: RequestContext) => ApiKeyConfig | undefined;

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { HistorySnapshot } from '../observe/activity-history.js';
 import type { ActivitySnapshot } from '../observe/recent-activity.js';
 import type { Route } from './route.js';
-import type { Answer } from './write-answer.js';
+import type { Answer } from '../endpoints/endpoint.js';
 
 export interface DashboardDependencies {
   activity: () => ActivitySnapshot;

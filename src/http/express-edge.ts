@@ -6,9 +6,9 @@ import { writeError } from './write-error.js';
 
 /**
  * The edge as one express handler: routing, keys, bodies and errors stay in the edge (every endpoint
- * declared once in routes.ts, bodies read by read-body.ts), so express adds one function call per
- * request. Express's own routing is not used for the endpoints: its matching ignores case and
- * answers OPTIONS itself, where the edge answers 404 and 405 with `Allow`. `request.baseUrl` is the
+ * declared once, in ENDPOINTS of src/endpoints; bodies read by read-body.ts), so express adds one
+ * function call per request. Express's own routing is not used for the endpoints: its matching
+ * ignores case and answers OPTIONS itself, where the edge answers 404 and 405 with `Allow`. `request.baseUrl` is the
  * mount path ('' at the root), and `request.url` the path below it.
  */
 function toHandler(edge: HttpEdge): RequestHandler {

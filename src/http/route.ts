@@ -1,22 +1,7 @@
-import type { ApiKeyConfig } from '../config/table-part-schemas.js';
-import type { RequestContext } from '../gateway/gateway.js';
+import type { Access, Answer, RouteInput } from '../endpoints/endpoint.js';
 import type { EndpointName } from '../observe/request-summary.js';
-import type { Answer } from './write-answer.js';
 
-/** Who may call a route: anyone, any key (when keys are configured), or an admin key. */
-export type Access = 'open' | 'key' | 'admin';
-
-export interface RouteInput {
-  /** The parsed JSON object when the route reads a body, else undefined. */
-  body: Record<string, unknown> | undefined;
-  context: RequestContext;
-  /** The caller's key; undefined in open mode and for open routes. */
-  key: ApiKeyConfig | undefined;
-  /** Where the edge is mounted ('' at the root, `/llm` under `app.use('/llm', router)`): paths are relative to it. */
-  basePath: string;
-}
-
-/** One endpoint, declared once: the edge checks access, reads the body and maps errors for all of them. */
+/** One endpoint (or a dashboard file) bound to its services: the edge checks access, reads the body and maps errors for all of them. */
 export interface Route {
   method: 'GET' | 'POST';
   path: string;

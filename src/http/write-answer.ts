@@ -1,16 +1,8 @@
 import type { ServerResponse } from 'node:http';
+import type { Answer } from '../endpoints/endpoint.js';
 import type { GatewayResponse } from '../gateway/gateway.js';
 import type { CancelSignal } from '../shared/cancel-signal.js';
 import { RouterError } from '../shared/errors.js';
-
-/** What a route answers: a gateway answer (JSON or SSE), or bytes with their own headers (pages, metrics, redirects). */
-export type Answer =
-  GatewayResponse | { kind: 'raw'; status: number; headers: Record<string, string>; body: string | Buffer };
-
-/** A JSON answer with no extra headers. */
-export function jsonAnswer(status: number, body: unknown): Answer {
-  return { kind: 'json', status, headers: {}, body };
-}
 
 /**
  * How long a client may take none of an answer before it is cut, ms, when the answer names no limit

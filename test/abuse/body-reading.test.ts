@@ -1,12 +1,14 @@
 import { brotliCompressSync, constants, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENDPOINTS } from '../../src/endpoints/index.js';
 import { HELLO, simpleTable, startStack, type Stack } from '../helpers/start-stack.js';
 
 interface ErrorBody {
   error: { code: string; param: string | null; message: string; request_id: string };
 }
 
-const ROUTED = ['/v1/chat/completions', '/v1/completions', '/v1/route'] as const;
+/** Every endpoint that reads a JSON body. */
+const ROUTED = ENDPOINTS.filter((endpoint) => endpoint.body !== 'none').map((endpoint) => endpoint.path);
 const MIB = 1024 * 1024;
 
 /** `depth` nested arrays around a number: deep enough, it overflows JSON.stringify's stack. */
@@ -89,7 +91,7 @@ describe('reading request bodies', () => {
     expect(((await response.json()) as { prompt_tokens: number }).prompt_tokens).toBeGreaterThan(10);
   });
 
-  it('answers 415 naming content-type for charset=latin1, on every routed endpoint', async () => {
+  it('answers 415 naming content-type for charset=latin1, on every endpoint that reads a body', async () => {
     for (const path of ROUTED) {
       const response = await post({
         path,
@@ -208,7 +210,7 @@ describe('reading request bodies', () => {
   });
 
   it.each([50_000, 100_000])(
-    'answers 400 naming the depth limit for JSON nested %i deep, anywhere in the body and on every routed endpoint',
+    'answers 400 naming the depth limit for JSON nested %i deep, anywhere in the body and on every endpoint that reads a body',
     async (depth) => {
       const bodies = [
         `{"model":"tier:SIMPLE","messages":[{"role":"user","content":"hi"}],"extra":${nested(depth)}}`,

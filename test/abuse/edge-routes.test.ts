@@ -1,5 +1,6 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENDPOINTS } from '../../src/endpoints/index.js';
 import { hashKey } from '../../src/policy/api-keys.js';
 import { HELLO, postChat, simpleTable, startStack, type Stack } from '../helpers/start-stack.js';
 import { sample } from '../helpers/prometheus.js';
@@ -229,7 +230,7 @@ describe('the HTTP edge with API keys', () => {
   });
   afterAll(() => stack.close());
 
-  it('answers 401 before reading the body: no key and a bad body is 401 on every routed endpoint', async () => {
+  it('answers 401 before reading the body: no key and a bad body is 401 on every endpoint that reads a body', async () => {
     const badBodies: { headers: Record<string, string>; body: string }[] = [
       { headers: { 'content-type': 'application/json' }, body: '{"model":' },
       { headers: { 'content-type': 'application/json' }, body: '{"model": 42}' },
@@ -237,7 +238,7 @@ describe('the HTTP edge with API keys', () => {
       { headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, body: 'not gzip' },
       { headers: { 'content-type': 'application/json' }, body: `{"a":${'['.repeat(100_000)}}` },
     ];
-    for (const path of ['/v1/chat/completions', '/v1/completions', '/v1/route'])
+    for (const { path } of ENDPOINTS.filter((endpoint) => endpoint.body !== 'none'))
       for (const { headers, body } of badBodies) {
         const response = await fetch(`${stack.url}${path}`, { method: 'POST', headers, body });
         expect(response.status, `${path} ${body.slice(0, 20)}`).toBe(401);
