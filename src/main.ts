@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util';
 import { parseEnv, type Env } from './config/env.js';
 import { loadRoutingTableFile, type LoadedTable } from './config/load-routing-table.js';
 import { toListenHost, type ListenHost } from './config/listen-host.js';
-import { createAutotier, type Autotier } from './create-autotier.js';
+import type { Autotier } from './create-autotier.js';
 import type { Logger } from './shared/logger.js';
 import { createRedactingLogger } from './shared/redacting-logger.js';
 import { createWinstonLogger } from './observe/winston-logger.js';
@@ -135,6 +135,8 @@ export async function startAutotier(options: StartOptions): Promise<RunningAutot
   const hangup = reloadOnHangup();
   let autotier: Autotier;
   try {
+    // loaded here, not at the top: the primary of --workers only forks and never loads the gateway
+    const { createAutotier } = await import('./create-autotier.js');
     autotier = await createAutotier({
       table: tablePath,
       env: source,
