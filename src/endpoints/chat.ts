@@ -24,5 +24,5 @@ export const chat = {
   body: 'chat',
   upstream: 'chat',
   reportsItself: true,
-  handle: ({ body, context }, { gateway }) => gateway.serve(chatCall, { body, context }),
+  handle: ({ body, context, key }, { gateway }) => gateway.serve(chatCall, { body, context, key }),
 } as const satisfies EndpointModule;

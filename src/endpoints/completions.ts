@@ -30,5 +30,5 @@ export const completions = {
   body: 'completions',
   upstream: 'completions',
   reportsItself: true,
-  handle: ({ body, context }, { gateway }) => gateway.serve(completionsCall, { body, context }),
+  handle: ({ body, context, key }, { gateway }) => gateway.serve(completionsCall, { body, context, key }),
 } as const satisfies EndpointModule;

@@ -47,5 +47,5 @@ export const embeddings = {
   body: 'embeddings',
   upstream: 'embeddings',
   reportsItself: true,
-  handle: ({ body, context }, { gateway }) => gateway.serve(embeddingsCall, { body, context }),
+  handle: ({ body, context, key }, { gateway }) => gateway.serve(embeddingsCall, { body, context, key }),
 } as const satisfies EndpointModule;

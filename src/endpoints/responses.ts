@@ -51,5 +51,5 @@ export const responses = {
   body: 'responses',
   upstream: 'responses',
   reportsItself: true,
-  handle: ({ body, context }, { gateway }) => gateway.serve(responsesCall, { body, context }),
+  handle: ({ body, context, key }, { gateway }) => gateway.serve(responsesCall, { body, context, key }),
 } as const satisfies EndpointModule;

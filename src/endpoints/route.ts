@@ -1,3 +1,4 @@
+import type { ApiKeyConfig } from '../config/table-part-schemas.js';
 import { checkBodyFields } from '../gateway/body-fields.js';
 import { chatRequestSchema, parseBody, type ChatRequest } from '../gateway/chat-request.js';
 import type { RequestContext } from '../gateway/gateway.js';
@@ -11,11 +12,10 @@ import { jsonAnswer, type EndpointModule } from './endpoint.js';
  */
 async function explain(
   parts: GatewayParts,
-  input: { body: unknown; context: RequestContext },
+  input: { body: unknown; context: RequestContext; key: ApiKeyConfig | undefined },
 ): Promise<Record<string, unknown>> {
-  const { body, context } = input;
+  const { body, context, key } = input;
   const loaded = parts.table();
-  const key = parts.authenticate(loaded, context);
   checkBodyFields(body, route.body, loaded.table.client_fields);
   const request = parseBody(chatRequestSchema, body) as ChatRequest;
   if (key !== undefined) {
@@ -34,8 +34,8 @@ export const route = {
   access: 'key',
   body: 'chat',
   upstream: 'none',
-  handle: async ({ body, context }, { gateway }) =>
-    jsonAnswer(200, await explain(gateway.parts, { body, context })),
+  handle: async ({ body, context, key }, { gateway }) =>
+    jsonAnswer(200, await explain(gateway.parts, { body, context, key })),
 } as const satisfies EndpointModule;
 
 /** The JSON of POST /v1/route. */

@@ -5,7 +5,13 @@ import type { LoadedTable } from '../config/load-routing-table.js';
 import type { ApiKeyConfig } from '../config/table-part-schemas.js';
 import type { Logger } from '../shared/logger.js';
 import type { RequestObserver } from '../observe/request-summary.js';
-import { authenticate, createKeyLimiter, toKeyIndex, type KeyAdmission } from '../policy/api-keys.js';
+import {
+  authenticate,
+  createKeyLimiter,
+  revealsInternal,
+  toKeyIndex,
+  type KeyAdmission,
+} from '../policy/api-keys.js';
 import { withKeyLimits } from '../policy/key-concurrency.js';
 import { toOverridesDisabledBy } from '../policy/client-overrides.js';
 import { createAvailabilityChecker } from '../policy/availability.js';
@@ -101,9 +107,9 @@ export function createGateway(options: GatewayOptions): Gateway {
    */
   async function serve<T extends StreamFlags>(
     endpoint: RoutedEndpoint<T>,
-    input: { body: unknown; context: RequestContext },
+    input: { body: unknown; context: RequestContext; key: ApiKeyConfig | undefined },
   ): Promise<GatewayResponse> {
-    const { body, context } = input;
+    const { body, context, key } = input;
     const stream =
       typeof body === 'object' && body !== null && (body as { stream?: unknown }).stream === true;
     const tracker = createRequestTracker({
@@ -120,7 +126,6 @@ export function createGateway(options: GatewayOptions): Gateway {
     let admission: KeyAdmission | undefined;
     try {
       const loaded = options.table();
-      const key = authenticate(keyIndex(loaded), context.credentials);
       tracker.setKey(key?.name);
       checkBodyFields(body, endpoint.kind, loaded.table.client_fields);
       const request = endpoint.parse(body);
@@ -164,7 +169,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         toContinuationBody: endpoint.toContinuationBody?.(request, decision),
         ...(endpoint.toAnswer === undefined ? {} : { toAnswer: endpoint.toAnswer(request) }),
         onCommitted: () => (endpoint.raisesSessionTier ? recordSession(decision, loaded) : Promise.resolve()),
-        revealInternal: key === undefined || key.admin,
+        revealInternal: revealsInternal(key, 'key'),
       };
       // from here respondRouted finishes the admission on every path
       const owned = admission;
@@ -187,7 +192,6 @@ export function createGateway(options: GatewayOptions): Gateway {
 
   const parts: GatewayParts = {
     table: options.table,
-    authenticate: (loaded, context) => authenticate(keyIndex(loaded), context.credentials),
     limiter,
     checker,
     tokenCounter: options.tokenCounter,

@@ -29,8 +29,6 @@ export interface UpstreamShape {
 export interface GatewayParts {
   /** The routing table in force. */
   table: () => LoadedTable;
-  /** The key of a request under `loaded` (undefined in open mode); throws 401 for a bad key. */
-  authenticate(loaded: LoadedTable, context: RequestContext): ApiKeyConfig | undefined;
   limiter: KeyLimiter;
   checker: AvailabilityChecker;
   tokenCounter: TokenCounter;
@@ -83,12 +81,12 @@ export interface RoutedEndpoint<T extends StreamFlags> {
  */
 export interface Gateway {
   /**
-   * Authenticates, parses, rate-limits, decides, admits, runs the balancer and answers a routed
-   * request; the request is reported once, whatever happens.
+   * Parses, rate-limits, decides, admits, runs the balancer and answers a routed request for the key
+   * the edge authenticated; the request is reported once, whatever happens.
    */
   serve<T extends StreamFlags>(
     endpoint: RoutedEndpoint<T>,
-    input: { body: unknown; context: RequestContext },
+    input: { body: unknown; context: RequestContext; key: ApiKeyConfig | undefined },
   ): Promise<GatewayResponse>;
   parts: GatewayParts;
   /** The key of a request (undefined in open mode); throws 401 for a bad key. */

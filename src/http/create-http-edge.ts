@@ -12,6 +12,7 @@ import { endSpanWithResponse, failRequestSpan, startRequestSpan } from './reques
 import { createRouteIndex, type Route, type RouteMatch } from './route.js';
 import { writeAnswer } from './write-answer.js';
 import { writeError } from './write-error.js';
+import { revealsInternal } from '../policy/api-keys.js';
 
 export interface HttpEdgeOptions {
   /** Every route: the endpoints of ENDPOINTS (src/endpoints) and the dashboard's, bound in routes.ts. */
@@ -138,7 +139,7 @@ export function createHttpEdge(options: HttpEdgeOptions): HttpEdge {
         throw toShuttingDownError('autotier is shutting down; retry on another instance');
       // The key check reads headers only, so it comes before the body (no key + bad body is 401).
       key = route.access === 'open' ? undefined : options.authenticate(context);
-      revealInternal = route.access !== 'open' && (key === undefined || key.admin);
+      revealInternal = revealsInternal(key, route.access);
       if (route.access === 'admin') requireAdmin(key);
       const body = route.readsBody
         ? await readJsonBody(request, options.bodyLimits, context.signal)

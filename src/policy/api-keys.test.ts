@@ -3,7 +3,14 @@ import { apiKeySchema, type ApiKeyConfig } from '../config/table-part-schemas.js
 import { createManualClock } from '../shared/clock.js';
 import { RouterError } from '../shared/errors.js';
 import { createMemoryStateStore } from '../state/create-memory-state-store.js';
-import { authenticate, createKeyLimiter, hashKey, toKeyIndex, type KeyAdmission } from './api-keys.js';
+import {
+  authenticate,
+  createKeyLimiter,
+  hashKey,
+  revealsInternal,
+  toKeyIndex,
+  type KeyAdmission,
+} from './api-keys.js';
 
 const key = (fields: Partial<ApiKeyConfig> & { secret: string }): ApiKeyConfig => {
   const { secret, ...rest } = fields;
@@ -246,5 +253,18 @@ describe('per-key limits', () => {
       completionTokens: -5,
     });
     await limiter.admitTokens(budgeted, { ...reservation, promptTokens: 50, maxCompletionTokens: 50 });
+  });
+});
+
+describe('revealsInternal', () => {
+  const admin = key({ secret: 's', admin: true });
+  const member = key({ secret: 's', admin: false });
+  it('shows internal detail to an admin key and in open mode, never on an open route', () => {
+    expect(revealsInternal(admin, 'key')).toBe(true);
+    expect(revealsInternal(admin, 'admin')).toBe(true);
+    expect(revealsInternal(undefined, 'key')).toBe(true);
+    expect(revealsInternal(member, 'key')).toBe(false);
+    expect(revealsInternal(undefined, 'open')).toBe(false);
+    expect(revealsInternal(admin, 'open')).toBe(false);
   });
 });

@@ -36,6 +36,15 @@ export function authenticate(
   return key;
 }
 
+/**
+ * Whether errors may show a caller their internal detail (deployment hosts and names, upstream
+ * messages): an admin key, or anyone in open mode (no keys configured: the caller is the operator);
+ * never on an open route (health, ready), where nobody is identified.
+ */
+export function revealsInternal(key: ApiKeyConfig | undefined, access: 'open' | 'key' | 'admin'): boolean {
+  return access !== 'open' && (key === undefined || key.admin);
+}
+
 /** What a request really spent, as settled when it ends. */
 export interface SpentTokens {
   /** The upstream's reported prompt tokens, else autotier's count. */
