@@ -250,10 +250,10 @@ export function buildService(options: ServiceOptions): Service {
     })();
     return closing;
   };
-  const handle = createEdgeApp(edge);
+  const handle = createEdgeApp(edge, logger);
   return {
     handle,
-    router: createEdgeRouter(edge),
+    router: createEdgeRouter(edge, logger),
     metrics,
     setTable(table) {
       loaded = table;

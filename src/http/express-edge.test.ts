@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type RequestListener, type Server }
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createRecordingLogger } from '../shared/logger.js';
 import type { HttpEdge } from './create-http-edge.js';
 import { createEdgeApp, createEdgeRouter } from './express-edge.js';
 
@@ -29,7 +30,7 @@ const echoEdge: HttpEdge = (request: IncomingMessage, response, basePath) => {
 
 describe('the edge on express', () => {
   it("adds none of express's headers to autotier's own app, and passes the query string through unparsed", async () => {
-    const url = await serve(createEdgeApp(echoEdge));
+    const url = await serve(createEdgeApp(echoEdge, createRecordingLogger()));
     const response = await fetch(`${url}/v1/models?a[b]=1`);
     expect(await response.json()).toEqual({ url: '/v1/models?a[b]=1', basePath: '' });
     const names: string[] = [];
@@ -39,7 +40,7 @@ describe('the edge on express', () => {
 
   it('gives the edge the path below the mount and the mount path, under any prefix', async () => {
     const app = express();
-    app.use('/llm/v2', createEdgeRouter(echoEdge));
+    app.use('/llm/v2', createEdgeRouter(echoEdge, createRecordingLogger()));
     const url = await serve(app);
     const response = await fetch(`${url}/llm/v2/v1/chat/completions?x=1`);
     expect(await response.json()).toEqual({ url: '/v1/chat/completions?x=1', basePath: '/llm/v2' });
@@ -50,7 +51,11 @@ describe('the edge on express', () => {
       response.setHeader('x-request-id', 'the-request');
       return Promise.reject(new Error('an edge fault'));
     };
-    for (const listener of [createEdgeApp(failing), express().use('/p', createEdgeRouter(failing))]) {
+    const logger = createRecordingLogger();
+    for (const listener of [
+      createEdgeApp(failing, logger),
+      express().use('/p', createEdgeRouter(failing, logger)),
+    ]) {
       const url = await serve(listener);
       const response = await fetch(`${url}/p/v1/models`);
       expect(response.status).toBe(500);
@@ -65,5 +70,18 @@ describe('the edge on express', () => {
         },
       });
     }
+    // the fault is in the log under the id the client was given, once per request
+    expect(logger.lines).toEqual([
+      {
+        level: 'error',
+        message: 'a fault reached express',
+        fields: { request_id: 'the-request', error: 'Error: an edge fault' },
+      },
+      {
+        level: 'error',
+        message: 'a fault reached express',
+        fields: { request_id: 'the-request', error: 'Error: an edge fault' },
+      },
+    ]);
   });
 });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler, type Router } from 'express';
 import { RouterError } from '../shared/errors.js';
+import type { Logger } from '../shared/logger.js';
 import type { HttpEdge } from './create-http-edge.js';
 import { writeError } from './write-error.js';
 
@@ -17,16 +18,19 @@ function toHandler(edge: HttpEdge): RequestHandler {
 
 /**
  * The last handler: the edge answers every request and never rejects, so this runs only for a fault
- * in express itself; it writes the OpenAI-shaped INTERNAL error instead of express's HTML page.
+ * in express itself; it logs the fault under the request id and writes the OpenAI-shaped INTERNAL
+ * error (which tells the client to look the id up in the logs) instead of express's HTML page.
  */
-function toErrorHandler(): ErrorRequestHandler {
+function toErrorHandler(logger: Logger): ErrorRequestHandler {
   // express tells an error handler from a request handler by its four parameters
   // eslint-disable-next-line max-params
   return (thrown: unknown, _request, response, _next) => {
-    const requestId = response.getHeader('x-request-id');
+    const header = response.getHeader('x-request-id');
+    const requestId = typeof header === 'string' ? header : randomUUID();
+    logger.error('a fault reached express', { request_id: requestId, error: String(thrown) });
     writeError(response, {
       error: new RouterError({ code: 'INTERNAL', message: String(thrown), cause: thrown }),
-      requestId: typeof requestId === 'string' ? requestId : randomUUID(),
+      requestId,
       revealInternal: false,
     });
   };
@@ -38,9 +42,9 @@ function toErrorHandler(): ErrorRequestHandler {
  * reaches it (an unknown path is the edge's 404) and never calls on to what comes after it. The
  * operator's app settings (x-powered-by, trust proxy, ...) stay the operator's.
  */
-export function createEdgeRouter(edge: HttpEdge): Router {
+export function createEdgeRouter(edge: HttpEdge, logger: Logger): Router {
   const router = express.Router();
-  router.use(toHandler(edge), toErrorHandler());
+  router.use(toHandler(edge), toErrorHandler(logger));
   return router;
 }
 
@@ -49,11 +53,11 @@ export function createEdgeRouter(edge: HttpEdge): Router {
  * router, directly on the app (no router in between), and none of express's answers: no
  * `X-Powered-By`, no ETag, no query-string parsing (the edge reads none), no HTML error page.
  */
-export function createEdgeApp(edge: HttpEdge): Express {
+export function createEdgeApp(edge: HttpEdge, logger: Logger): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', false);
-  app.use(toHandler(edge), toErrorHandler());
+  app.use(toHandler(edge), toErrorHandler(logger));
   return app;
 }
