@@ -277,7 +277,10 @@ describe('streams have back-pressure', () => {
     // autotier closes the connection of the client that still has not read
     expect(await waitFor(async () => (await connections()) === 0)).toBe(true);
     expect(client.socket.destroyed).toBe(false);
-    expect(heldBytes() - baseline).toBeLessThan(MEMORY_SLACK);
+    // the cut socket's pending write (the answer) is let go as its close is processed, which on a
+    // loaded machine can come a little after the connection count drops: what must not happen is that
+    // the answer stays held
+    expect(await waitFor(() => heldBytes() - baseline < MEMORY_SLACK)).toBe(true);
     const received = await client.readToEnd();
     expect(received.head.startsWith('HTTP/1.1 200')).toBe(true);
     expect(received.bytes).toBeLessThan(BIG_BYTES);
