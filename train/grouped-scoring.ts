@@ -1,6 +1,6 @@
 import type { Tier } from '../src/shared/tier.js';
 import type { TierProbabilities } from '../src/classify/decision.js';
-import { chooseTier } from '../src/classify/decision-rule.js';
+import { chooseTier } from '../src/classify/choose-tier.js';
 import type { TierLogits } from '../src/classify/learned-classifier.js';
 import type { DecisionPolicy } from '../src/classify/local-model.js';
 import type { LocalMode } from '../src/classify/local-classifier.js';

@@ -1,5 +1,5 @@
 import type { TierProbabilities } from '../src/classify/decision.js';
-import { applyTierBounds, chooseTier } from '../src/classify/decision-rule.js';
+import { applyTierBounds, chooseTier } from '../src/classify/choose-tier.js';
 import type { DecisionPolicy } from '../src/classify/local-model.js';
 import type { LocalMode } from '../src/classify/local-classifier.js';
 import { applyBlend, type TierBlend } from '../src/classify/tier-blend.js';

@@ -1,4 +1,4 @@
-import type { RuleRecord } from '../policy/rule-record.js';
+import type { TierChange } from '../shared/tier-change.js';
 import { toTierRank, type Tier } from '../shared/tier.js';
 import type { TableRule } from './table-rules.js';
 
@@ -25,7 +25,7 @@ export interface AppliedTableRules {
    * One record per matching rule: the exact rule that decided (from `auto`), the floor that applied,
    * then every other match in table order (from and to the resulting tier, saying why it did not apply).
    */
-  records: RuleRecord[];
+  records: TierChange[];
 }
 
 export interface TableRulesInput {
@@ -38,7 +38,7 @@ export interface TableRulesInput {
 function toRecord(
   rule: TableRule,
   move: { from: string; to: string; note?: string | undefined },
-): RuleRecord {
+): TierChange {
   const reason = move.note === undefined ? rule.reason : `${rule.reason} (${move.note})`;
   return { rule: 'rule', name: rule.name, from: move.from, to: move.to, reason };
 }
@@ -52,7 +52,7 @@ export function applyTableRules(input: TableRulesInput): AppliedTableRules {
   const { matched } = input;
   const exact = toExactRule(matched);
   const floor = toHighestFloor(matched);
-  const records: RuleRecord[] = [];
+  const records: TierChange[] = [];
   let tier = input.classified;
   if (exact !== undefined) {
     tier = exact.effect.tier;

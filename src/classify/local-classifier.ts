@@ -6,7 +6,7 @@ import {
   type ClassifyInputLimits,
 } from './classify-input.js';
 import type { ClassificationDecision, Classifier, ClassifyRequest, TierProbabilities } from './decision.js';
-import { applyTierBounds, chooseTier, type TierBounds } from './decision-rule.js';
+import { applyTierBounds, chooseTier, type TierBounds } from './choose-tier.js';
 import { scoreHeuristics, type HeuristicResult } from './heuristics.js';
 import { createLearnedClassifier } from './learned-classifier.js';
 import type { DecisionPolicy, LocalModel } from './local-model.js';

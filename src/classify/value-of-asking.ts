@@ -1,6 +1,6 @@
 import { TIERS, type Tier } from '../shared/tier.js';
 import type { TierProbabilities } from './decision.js';
-import { chooseTier } from './decision-rule.js';
+import { chooseTier } from './choose-tier.js';
 import { toVerdictPosterior, type VerdictCalibration } from './combine-with-verdict.js';
 import { toProbabilityArray } from './tier-probabilities.js';
 

@@ -11,7 +11,7 @@ import type { Span } from '../shared/tracing.js';
 import type { Usage } from '../upstream/chat-chunk.js';
 import type { RouteDecision } from '../routing/decide-route.js';
 import { toOutcomeAttributes } from './request-span-attributes.js';
-import { toRuleLabel } from '../policy/rule-record.js';
+import { toTierChangeLabel } from '../shared/tier-change.js';
 import { toReportedCount } from './spent-tokens.js';
 
 /** What the end of a response knows about tokens. */
@@ -110,7 +110,7 @@ export function createRequestTracker(options: {
         signals: classification?.signals ?? [],
         llmCalled: classification?.llmCalled ?? false,
         classifierMs: classification?.stageLatencyMs ?? {},
-        rules: decision?.rules.map(toRuleLabel) ?? [],
+        rules: decision?.rules.map(toTierChangeLabel) ?? [],
         deployment: result?.deployment.id,
         status: end.status,
         errorCode: error?.code,

@@ -1,7 +1,7 @@
 import { applyTableRules, toExactRule } from '../classify/apply-table-rules.js';
 import type { ClassificationDecision, Classifier, ClassifyRequest } from '../classify/decision.js';
 import { matchTableRules, type TableRule } from '../classify/table-rules.js';
-import { toRuleLabel, type RuleRecord } from '../policy/rule-record.js';
+import { toTierChangeLabel, type TierChange } from '../shared/tier-change.js';
 import type { CancelSignal } from '../shared/cancel-signal.js';
 import type { Tier } from '../shared/tier.js';
 import { inSpan, NO_SPAN, type Span } from '../shared/tracing.js';
@@ -14,7 +14,7 @@ export interface RuledClassification {
   /** The tier after the table's rules, before the hard rules that follow. */
   tier: Tier;
   /** A record per matching table rule. */
-  rules: RuleRecord[];
+  rules: TierChange[];
 }
 
 export interface ClassifyWithRulesInput {
@@ -47,7 +47,7 @@ export function classifyWithRules(input: ClassifyWithRulesInput): Promise<RuledC
         'autotier.classify.llm_called': classification?.llmCalled ?? false,
         'autotier.signals': classification?.signals,
         'autotier.tier': applied.tier,
-        'autotier.rules': applied.records.length === 0 ? undefined : applied.records.map(toRuleLabel),
+        'autotier.rules': applied.records.length === 0 ? undefined : applied.records.map(toTierChangeLabel),
       });
     return { classification, ruleTier: exact?.effect.tier, tier: applied.tier, rules: applied.records };
   });

@@ -7,7 +7,7 @@ import type { RoutePlan } from '../balance/route-plan.js';
 import { toAvailabilityState, type AvailabilityChecker } from '../policy/availability.js';
 import { toOverrideRefused } from '../policy/client-overrides.js';
 import { planRoute, toMaxTokens } from './plan-route.js';
-import { toRuleLabel, type RuleRecord } from '../policy/rule-record.js';
+import { toTierChangeLabel, type TierChange } from '../shared/tier-change.js';
 import {
   allowsTier,
   capTierToKey,
@@ -43,7 +43,7 @@ export interface RouteDecision {
   plan: RoutePlan;
   tierConfig: TierConfig;
   maxTokens: number;
-  rules: RuleRecord[];
+  rules: TierChange[];
   /** The tier a session ladder records after success (undefined: no session or a pinned model). */
   sessionTier: Tier | undefined;
   /** The session ladder's store key in force (from `toSessionKey`: hashed, per API key). */
@@ -183,7 +183,7 @@ export function toUnclassifiedDecision(
 interface Target {
   kind: 'auto' | 'alias' | 'model';
   tier?: Tier;
-  rules: RuleRecord[];
+  rules: TierChange[];
 }
 
 /** Throws MODEL_NOT_FOUND for a model that is neither a tier alias nor served by the table. */
@@ -237,7 +237,7 @@ function toTarget(input: DecideInput): Target {
 }
 
 /** Caps a decision raised by classification or a session at the highest tier the key may use. */
-function capToKey(input: DecideInput, tier: Tier, rules: RuleRecord[]): Tier {
+function capToKey(input: DecideInput, tier: Tier, rules: TierChange[]): Tier {
   const capped = capTierToKey(input.allowed, tier);
   if (capped !== tier)
     rules.push({
@@ -250,7 +250,7 @@ function capToKey(input: DecideInput, tier: Tier, rules: RuleRecord[]): Tier {
 }
 
 /** Raises the tier to the client's minimum and to the session's ladder; each raise is a rule. */
-async function applyFloors(input: DecideInput, tier: Tier, rules: RuleRecord[]): Promise<Tier> {
+async function applyFloors(input: DecideInput, tier: Tier, rules: TierChange[]): Promise<Tier> {
   let floored = tier;
   const minTier = toMinTier(input.hints.minTier);
   if (minTier !== undefined && !allowsTier(input.allowed, minTier))
@@ -385,7 +385,7 @@ export async function decideRoute(input: DecideInput): Promise<RouteDecision> {
       span.setAttributes({
         'autotier.requested_tier': asked,
         'autotier.tier': planned.plan.tier,
-        'autotier.rules': [...rules, ...planned.rules].map(toRuleLabel),
+        'autotier.rules': [...rules, ...planned.rules].map(toTierChangeLabel),
         'autotier.group': planned.plan.group.map((deployment) => deployment.id),
         'autotier.fallback_chain': planned.plan.fallback.map((deployment) => deployment.id),
         'autotier.max_tokens': planned.maxTokens,

@@ -3,7 +3,7 @@ import type { RoutingTable } from '../config/routing-table-schema.js';
 import type { RoutePlan } from '../balance/route-plan.js';
 import { RouterError } from '../shared/errors.js';
 import { TIERS, toTierRank, type Tier } from '../shared/tier.js';
-import type { RuleRecord } from '../policy/rule-record.js';
+import type { TierChange } from '../shared/tier-change.js';
 
 export interface PlanInput {
   table: RoutingTable;
@@ -27,7 +27,7 @@ export interface PlannedRoute {
   tierConfig: TierConfig;
   /** max_tokens sent upstream: the client's value capped by the tier, or the tier default. */
   maxTokens: number;
-  rules: RuleRecord[];
+  rules: TierChange[];
 }
 
 export function toMaxTokens(tierConfig: TierConfig, requested: number | undefined): number {
@@ -73,7 +73,7 @@ function toCandidateTiers(tier: Tier, needsVision: boolean): TableTier[] {
  */
 export function planRoute(input: PlanInput): PlannedRoute {
   const unavailable = input.unavailable ?? new Map<string, string>();
-  const rules: RuleRecord[] = [];
+  const rules: TierChange[] = [];
   let widest: DeploymentConfig | undefined;
   let sawVision = false;
   let maxTokens = 0;
@@ -149,7 +149,7 @@ function toSkipRule(skip: {
   members: DeploymentConfig[];
   eligibility: Eligibility;
   needsVision: boolean;
-}): RuleRecord {
+}): TierChange {
   const { eligibility } = skip;
   if (skip.needsVision && !skip.members.some((deployment) => deployment.vision)) {
     return {

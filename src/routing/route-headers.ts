@@ -1,5 +1,5 @@
 import type { ExecuteResult } from '../balance/balancer.js';
-import { toRuleLabel } from '../policy/rule-record.js';
+import { toTierChangeLabel } from '../shared/tier-change.js';
 import type { RouteDecision } from './decide-route.js';
 
 export interface RouteHeadersInput {
@@ -12,7 +12,7 @@ export interface RouteHeadersInput {
 
 /** A short form of the decision for x-autotier-reason: the cause and tier, then every rule. */
 export function toReasonHeader(decision: RouteDecision): string {
-  const rules = decision.rules.map(toRuleLabel);
+  const rules = decision.rules.map(toTierChangeLabel);
   return [`${decision.cause}:${decision.complexity ?? decision.plan.tier}`, ...rules].join(', ');
 }
 

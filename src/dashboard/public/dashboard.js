@@ -98,7 +98,7 @@ import { renderHistory } from './history-view.js';
 
 /** @typedef {{ activity: Activity, history?: History, state: State, now?: number | string }} Summary */
 
-/** @typedef {{ rule: string, name?: string, from: string, to: string, reason: string }} RuleRecord */
+/** @typedef {{ rule: string, name?: string, from: string, to: string, reason: string }} TierChange */
 
 /**
  * @typedef {object} Explanation
@@ -111,7 +111,7 @@ import { renderHistory } from './history-view.js';
  * @property {string | null} reason
  * @property {number} prompt_tokens
  * @property {number} max_tokens
- * @property {RuleRecord[]} rules
+ * @property {TierChange[]} rules
  * @property {string[]} group
  * @property {string[]} fallback
  * @property {string} strategy
@@ -714,7 +714,7 @@ const fact = ({ title, value, testId, wide = false }) =>
     h('dd', testId === undefined ? {} : { 'data-testid': testId }, [value]),
   ]);
 
-/** @param {RuleRecord[]} rules */
+/** @param {TierChange[]} rules */
 function rulesList(rules) {
   if (rules.length === 0)
     return h('p', { class: 'muted', 'data-testid': 'explain-rules' }, ['No rule changed the tier.']);

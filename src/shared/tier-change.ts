@@ -1,5 +1,9 @@
-/** One rule that changed (or pinned) the tier, as shown by /v1/route and x-autotier-reason. */
-export interface RuleRecord {
+/**
+ * One change (or pin) of the tier on the way to a plan: a table rule (`classifier.rules`), an override, or
+ * a tier-policy check (context window, vision, hours, session, key cap). /v1/route lists them as `rules`
+ * and x-autotier-reason carries their labels.
+ */
+export interface TierChange {
   rule: string;
   /** The routing-table rule's name (`classifier.rules`), for rule `rule`. */
   name?: string;
@@ -12,7 +16,7 @@ export interface RuleRecord {
  * A rule's short form, e.g. `context_length:SIMPLE->MODERATE`; a routing-table rule carries its name:
  * `rule[proofs]:MODERATE->COMPLEX`.
  */
-export function toRuleLabel(rule: RuleRecord): string {
+export function toTierChangeLabel(rule: TierChange): string {
   const kind = rule.name === undefined ? rule.rule : `${rule.rule}[${rule.name}]`;
   return `${kind}:${rule.from}->${rule.to}`;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyTierBounds, chooseTier } from './decision-rule.js';
+import { applyTierBounds, chooseTier } from './choose-tier.js';
 
 const probabilities = { SIMPLE: 0.1, MODERATE: 0.45, COMPLEX: 0.4, EXPERT: 0.05 };
 
