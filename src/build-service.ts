@@ -9,6 +9,7 @@ import type { TableRejection } from './config/watch-routing-table.js';
 import { createGateway } from './gateway/create-gateway.js';
 import { REQUEST_LIMITS } from './gateway/request-limits.js';
 import { createHttpEdge } from './http/create-http-edge.js';
+import { authenticateStage } from './gateway/stages/authenticate.js';
 import { createDrain, type RequestActivity } from './http/drain.js';
 import { createEdgeApp, createEdgeRouter } from './http/express-edge.js';
 import { declareRoutes } from './http/routes.js';
@@ -218,8 +219,9 @@ export function buildService(options: ServiceOptions): Service {
       history: () => history.snapshot(),
       now: () => clock.now(),
     }),
-    authenticate: (context) => gateway.authenticate(context),
-    observer,
+    authenticate: authenticateStage((credentials) => gateway.authenticate(credentials)),
+    settle: gateway.settle,
+    onStage: gateway.onStage,
     clock,
     bodyLimits: { bytes: REQUEST_LIMITS.bodyBytes, depth: REQUEST_LIMITS.jsonDepth },
     drain,

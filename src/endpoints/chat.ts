@@ -2,10 +2,12 @@ import { chatRequestSchema, parseBody, type ChatRequest } from '../gateway/chat-
 import { toContinuationBodyMaker } from '../gateway/continuation-body.js';
 import { toPromptText } from '../gateway/prompt-text.js';
 import type { RoutedEndpoint } from '../gateway/routed-endpoint.js';
+import { need } from '../gateway/exchange.js';
+import { classifyRoute, planClassified } from '../routing/decide-route.js';
 import type { EndpointModule } from './endpoint.js';
 
 /** Chat completions: classified, routed to a tier, continued on another deployment after a break. */
-const chatCall: RoutedEndpoint<ChatRequest> = {
+export const chatCall: RoutedEndpoint<ChatRequest> = {
   kind: 'chat',
   raisesSessionTier: true,
   parse: (body) => parseBody(chatRequestSchema, body) as ChatRequest,
@@ -13,7 +15,12 @@ const chatCall: RoutedEndpoint<ChatRequest> = {
   toPrompt: (request) => toPromptText(request.messages),
   toContinuationBody: (request, decision) =>
     toContinuationBodyMaker({ request, tierConfig: decision.tierConfig, maxTokens: decision.maxTokens }),
-  decide: (request, access) => access.parts.decideChat(request, access),
+  classify: (request, exchange, parts) => classifyRoute(parts.toChatDecideInput(request, exchange)),
+  plan: (request, exchange, parts) =>
+    planClassified(
+      parts.toChatDecideInput(request, exchange),
+      need(exchange.classified, 'classified', 'plan'),
+    ),
 };
 
 export const chat = {
@@ -23,6 +30,5 @@ export const chat = {
   access: 'key',
   body: 'chat',
   upstream: 'chat',
-  reportsItself: true,
-  handle: ({ body, context, key }, { gateway }) => gateway.serve(chatCall, { body, context, key }),
+  handle: ({ exchange }, { gateway }) => gateway.serve(chatCall, exchange),
 } as const satisfies EndpointModule;

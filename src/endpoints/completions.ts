@@ -2,6 +2,7 @@ import { completionRequestSchema, parseBody, type CompletionRequest } from '../g
 import { toCompletionDecision } from '../gateway/completion-route.js';
 import type { RoutedEndpoint } from '../gateway/routed-endpoint.js';
 import { toCompletionSequences } from '../gateway/spend-bound.js';
+import { need } from '../gateway/exchange.js';
 import type { EndpointModule } from './endpoint.js';
 
 /** Legacy completions (IDE autocomplete): the autocomplete group, no classification. */
@@ -11,14 +12,14 @@ const completionsCall: RoutedEndpoint<CompletionRequest> = {
   parse: (body) => parseBody(completionRequestSchema, body),
   sequences: toCompletionSequences,
   toPrompt: (request) => (Array.isArray(request.prompt) ? request.prompt.join('\n') : request.prompt),
-  decide: (request, { loaded, context, parts }) =>
+  plan: (request, exchange, parts) =>
     toCompletionDecision({
-      table: loaded.table,
+      table: need(exchange.loaded, 'loaded', 'plan').table,
       request,
       tokenCounter: parts.tokenCounter,
       checker: parts.checker,
       now: parts.now(),
-      signal: context.signal,
+      signal: exchange.signal,
     }),
 };
 
@@ -29,6 +30,5 @@ export const completions = {
   access: 'key',
   body: 'completions',
   upstream: 'completions',
-  reportsItself: true,
-  handle: ({ body, context, key }, { gateway }) => gateway.serve(completionsCall, { body, context, key }),
+  handle: ({ exchange }, { gateway }) => gateway.serve(completionsCall, exchange),
 } as const satisfies EndpointModule;

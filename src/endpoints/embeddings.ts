@@ -10,6 +10,7 @@ import { toEmbeddingsDecision } from '../gateway/embeddings-route.js';
 import type { RoutedEndpoint } from '../gateway/routed-endpoint.js';
 import { shapeEmbeddingBody } from '../gateway/shape-embedding-body.js';
 import { toOverridesDisabledBy } from '../policy/client-overrides.js';
+import { need } from '../gateway/exchange.js';
 import type { EndpointModule } from './endpoint.js';
 
 /** Embeddings: the table's embeddings group, no classification, one JSON answer. */
@@ -26,17 +27,19 @@ const embeddingsCall: RoutedEndpoint<EmbeddingRequest> = {
       inputs: toInputSize(request.input).inputs,
       format: request.encoding_format ?? 'float',
     }),
-  decide: (request, { loaded, key, context, parts }) =>
-    toEmbeddingsDecision({
-      table: loaded.table,
+  plan: (request, exchange, parts) => {
+    const { table } = need(exchange.loaded, 'loaded', 'plan');
+    return toEmbeddingsDecision({
+      table,
       request,
-      key,
-      overridesDisabledBy: toOverridesDisabledBy(loaded.table, key),
+      key: exchange.key,
+      overridesDisabledBy: toOverridesDisabledBy(table, exchange.key),
       tokenCounter: parts.tokenCounter,
       checker: parts.checker,
       now: parts.now(),
-      signal: context.signal,
-    }),
+      signal: exchange.signal,
+    });
+  },
 };
 
 export const embeddings = {
@@ -46,6 +49,5 @@ export const embeddings = {
   access: 'key',
   body: 'embeddings',
   upstream: 'embeddings',
-  reportsItself: true,
-  handle: ({ body, context, key }, { gateway }) => gateway.serve(embeddingsCall, { body, context, key }),
+  handle: ({ exchange }, { gateway }) => gateway.serve(embeddingsCall, exchange),
 } as const satisfies EndpointModule;

@@ -1,5 +1,5 @@
-import type { ApiKeyConfig } from '../config/table-part-schemas.js';
-import type { GatewayResponse, RequestContext } from '../gateway/gateway.js';
+import type { Access, Exchange } from '../gateway/exchange.js';
+import type { GatewayResponse } from '../gateway/gateway.js';
 import type { Gateway } from '../gateway/routed-endpoint.js';
 import type { UpstreamCall } from '../gateway/upstream-call.js';
 import type { EndpointName } from '../observe/request-summary.js';
@@ -13,15 +13,11 @@ export function jsonAnswer(status: number, body: unknown): Answer {
   return { kind: 'json', status, headers: {}, body };
 }
 
-/** Who may call an endpoint: anyone, any key (when keys are configured), or an admin key. */
-export type Access = 'open' | 'key' | 'admin';
+export type { Access } from '../gateway/exchange.js';
 
 export interface RouteInput {
-  /** The parsed JSON object when the route reads a body, else undefined. */
-  body: Record<string, unknown> | undefined;
-  context: RequestContext;
-  /** The caller's key; undefined in open mode and for open routes. */
-  key: ApiKeyConfig | undefined;
+  /** The request: its id, key (authenticated by the edge), body (read by the edge when the route reads one), signal. */
+  exchange: Exchange;
   /** Where the edge is mounted ('' at the root, `/llm` under `app.use('/llm', router)`): paths are relative to it. */
   basePath: string;
 }
@@ -60,10 +56,5 @@ export interface EndpointModule {
   body: UpstreamCall | 'none';
   /** The kind of upstream call it makes; `none` when it calls no backend. */
   upstream: UpstreamCall | 'none';
-  /**
-   * True when `handle` reports its own outcome, success or failure (the routed endpoints, through the
-   * gateway's request tracker); the edge then reports only what it rejects before calling it.
-   */
-  reportsItself?: boolean;
   handle(input: RouteInput, services: EndpointServices): Promise<Answer> | Answer;
 }

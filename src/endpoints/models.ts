@@ -41,6 +41,6 @@ export const model = {
   access: 'key',
   body: 'none',
   upstream: 'none',
-  handle: ({ context }, { gateway }) =>
-    jsonAnswer(200, retrieveModel(gateway.parts, toModelId(context.http.path))),
+  handle: ({ exchange }, { gateway }) =>
+    jsonAnswer(200, retrieveModel(gateway.parts, toModelId(exchange.http.path))),
 } as const satisfies EndpointModule;

@@ -6,6 +6,8 @@ import type { RoutedEndpoint, StreamFlags } from '../gateway/routed-endpoint.js'
 import { shapeUpstreamBody } from '../gateway/shape-body.js';
 import { toClientCount } from '../gateway/spend-bound.js';
 import { toChatBody } from '../gateway/to-chat-body.js';
+import { need } from '../gateway/exchange.js';
+import { classifyRoute, planClassified } from '../routing/decide-route.js';
 import type { EndpointModule } from './endpoint.js';
 
 /** A Responses request, and the chat request it stands for (classified, limited, and sent to chat deployments). */
@@ -29,18 +31,21 @@ const responsesCall: RoutedEndpoint<ParsedResponses> = {
   // a Responses body has no `n`; one sent anyway passes on to chat servers, which answer it
   sequences: (request) => toClientCount(request.chat['n']),
   toPrompt: (request) => toPromptText(request.chat.messages),
-  decide: (request, access) => access.parts.decideChat(request.chat, access),
-  toUpstream: (request, { decision, context }) => {
+  classify: (request, exchange, parts) => classifyRoute(parts.toChatDecideInput(request.chat, exchange)),
+  plan: (request, exchange, parts) =>
+    planClassified(
+      parts.toChatDecideInput(request.chat, exchange),
+      need(exchange.classified, 'classified', 'plan'),
+    ),
+  toPath: (deployment) => (deployment.responses ? '/responses' : '/chat/completions'),
+  toBody: (request, decision) => {
     const shaped = { tierConfig: decision.tierConfig, maxTokens: decision.maxTokens };
-    return {
-      toPath: (deployment) => (deployment.responses ? '/responses' : '/chat/completions'),
-      toBody: (deployment) =>
-        deployment.responses
-          ? shapeResponsesBody(Object.assign({ body: request.responses, deployment }, shaped))
-          : shapeUpstreamBody(Object.assign({ body: request.chat, deployment }, shaped)),
-      shape: toResponsesShape(request.responses, context.requestId),
-    };
+    return (deployment) =>
+      deployment.responses
+        ? shapeResponsesBody(Object.assign({ body: request.responses, deployment }, shaped))
+        : shapeUpstreamBody(Object.assign({ body: request.chat, deployment }, shaped));
   },
+  toShape: (request, exchange) => toResponsesShape(request.responses, exchange.requestId),
 };
 
 export const responses = {
@@ -50,6 +55,5 @@ export const responses = {
   access: 'key',
   body: 'responses',
   upstream: 'responses',
-  reportsItself: true,
-  handle: ({ body, context, key }, { gateway }) => gateway.serve(responsesCall, { body, context, key }),
+  handle: ({ exchange }, { gateway }) => gateway.serve(responsesCall, exchange),
 } as const satisfies EndpointModule;

@@ -2,16 +2,9 @@ import type { Balancer } from '../balance/balancer.js';
 import type { Classifier } from '../classify/decision.js';
 import { compileTableRules } from '../classify/table-rules.js';
 import type { LoadedTable } from '../config/load-routing-table.js';
-import type { ApiKeyConfig } from '../config/table-part-schemas.js';
 import type { Logger } from '../shared/logger.js';
 import type { RequestObserver } from '../observe/request-summary.js';
-import {
-  authenticate,
-  createKeyLimiter,
-  revealsInternal,
-  toKeyIndex,
-  type KeyAdmission,
-} from '../policy/api-keys.js';
+import { authenticate, createKeyLimiter, toKeyIndex } from '../policy/api-keys.js';
 import { withKeyLimits } from '../policy/key-concurrency.js';
 import { toOverridesDisabledBy } from '../policy/client-overrides.js';
 import { createAvailabilityChecker } from '../policy/availability.js';
@@ -22,17 +15,20 @@ import { RouterError, toShutdownReason } from '../shared/errors.js';
 import { toTierRank } from '../shared/tier.js';
 import type { StateStore } from '../state/state-store.js';
 import type { ChatRequest } from './chat-request.js';
-import { decideRoute, type RouteDecision } from '../routing/decide-route.js';
-import { createRequestTracker } from './request-tracker.js';
-import { toRequestAttributes } from './request-span-attributes.js';
-import type { GatewayResponse, RequestContext } from './gateway.js';
-import { admitKey } from './admit-key.js';
+import type { DecideInput, RouteDecision } from '../routing/decide-route.js';
+import { need, type Exchange } from './exchange.js';
+import type { GatewayResponse } from './gateway.js';
 import { perTable } from './per-table.js';
-import { respondRouted } from './respond-routed.js';
 import type { Gateway, GatewayParts, RoutedEndpoint, StreamFlags } from './routed-endpoint.js';
-import { shapeUpstreamBody } from './shape-body.js';
-import { checkBodyFields } from './body-fields.js';
-import { UPSTREAM_PATHS } from './upstream-call.js';
+import { runStages, type Stage, type StageListener } from './stages.js';
+import { admitStage } from './stages/admit.js';
+import { answerStage } from './stages/answer.js';
+import { balanceStage } from './stages/balance.js';
+import { classifyStage } from './stages/classify.js';
+import { parseStage } from './stages/parse.js';
+import { planStage } from './stages/plan.js';
+import { reserveStage } from './stages/reserve.js';
+import { createSettle, type Settle } from './stages/settle.js';
 
 export interface GatewayOptions {
   /** The routing table in force (hot reload swaps it; a request keeps the one it started with). */
@@ -42,13 +38,21 @@ export interface GatewayOptions {
   balancer: Balancer;
   store: StateStore;
   tokenCounter: TokenCounter;
+  /** Receives each request's summary at settle, and every stage's timing. */
   observer: RequestObserver;
   clock: Clock;
   logger: Logger;
 }
 
-export function createGateway(options: GatewayOptions): Gateway {
-  const { clock, store } = options;
+/** The gateway, and the settle the edge calls for what it rejects before any stage of the gateway. */
+export interface GatewayWithSettle extends Gateway {
+  settle: Settle;
+  /** Every stage event, for the edge's own stage (authenticate). */
+  onStage: StageListener;
+}
+
+export function createGateway(options: GatewayOptions): GatewayWithSettle {
+  const { clock, store, observer } = options;
   const checker = createAvailabilityChecker();
   const limiter = createKeyLimiter({ store, clock });
   // each key carries the table's concurrency caps where it sets none of its own
@@ -57,25 +61,32 @@ export function createGateway(options: GatewayOptions): Gateway {
   );
   /** The table's `classifier.rules`, compiled on the first request after a load. */
   const tableRules = perTable((loaded) => compileTableRules(loaded.table.classifier.rules));
+  const onStage: StageListener = (event) =>
+    observer.onStage?.({
+      stage: event.stage,
+      endpoint: event.exchange.endpoint,
+      ms: event.ms,
+      failed: event.error !== undefined,
+    });
+  const settle = createSettle({ clock, observer, onStage });
+  const run = { clock, onStage };
 
-  async function decideChat(
-    request: ChatRequest,
-    access: { context: RequestContext; loaded: LoadedTable; key: ApiKeyConfig | undefined },
-  ): Promise<RouteDecision> {
-    const { table } = access.loaded;
-    const { key, context } = access;
+  function toChatDecideInput(request: ChatRequest, exchange: Exchange): DecideInput {
+    const loaded = need(exchange.loaded, 'loaded', 'classify');
+    const { table } = loaded;
+    const { key } = exchange;
     const userKey = table.sessions.key === 'header_or_user' ? (request.user ?? undefined) : undefined;
-    return decideRoute({
+    return {
       table,
       classifier: options.classifier(),
-      tableRules: tableRules(access.loaded),
+      tableRules: tableRules(loaded),
       tokenCounter: options.tokenCounter,
       checker,
       store,
       now: clock.now(),
       hints: {
-        minTier: context.hints.minTier,
-        sessionKey: toSessionKey({ keyName: key?.name, sessionId: context.hints.sessionKey ?? userKey }),
+        minTier: exchange.hints.minTier,
+        sessionKey: toSessionKey({ keyName: key?.name, sessionId: exchange.hints.sessionKey ?? userKey }),
       },
       overridesDisabledBy: toOverridesDisabledBy(table, key),
       allowed: key === undefined ? undefined : { tiers: key.tiers, models: key.models, keyName: key.name },
@@ -86,11 +97,12 @@ export function createGateway(options: GatewayOptions): Gateway {
         tools: request.tools ?? null,
         maxTokens: request.max_tokens ?? request.max_completion_tokens ?? undefined,
       },
-      signal: context.signal,
-      ...(context.trace === undefined ? {} : { span: context.trace }),
-    });
+      signal: exchange.signal,
+      ...(exchange.trace === undefined ? {} : { span: exchange.trace }),
+    };
   }
 
+  /** After a chat answer commits: the session's ladder remembers the tier it was served at. */
   async function recordSession(decision: RouteDecision, loaded: LoadedTable): Promise<void> {
     const key = decision.sessionKey;
     if (decision.sessionTier === undefined || key === undefined || !loaded.table.sessions.enabled) return;
@@ -101,107 +113,94 @@ export function createGateway(options: GatewayOptions): Gateway {
     });
   }
 
-  /**
-   * The one path of every routed request: authenticate, parse, rate-limit, decide, admit tokens, run the
-   * balancer and answer; the tracker reports the request once, whatever happens.
-   */
-  async function serve<T extends StreamFlags>(
-    endpoint: RoutedEndpoint<T>,
-    input: { body: unknown; context: RequestContext; key: ApiKeyConfig | undefined },
-  ): Promise<GatewayResponse> {
-    const { body, context, key } = input;
-    const stream =
-      typeof body === 'object' && body !== null && (body as { stream?: unknown }).stream === true;
-    const tracker = createRequestTracker({
-      observer: options.observer,
-      clock,
-      requestId: context.requestId,
-      clientRequestId: context.clientRequestId,
-      endpoint: endpoint.kind,
-      http: context.http,
-      stream,
-      startedAt: context.receivedAt,
-      span: context.trace,
-    });
-    let admission: KeyAdmission | undefined;
-    try {
-      const loaded = options.table();
-      tracker.setKey(key?.name);
-      checkBodyFields(body, endpoint.kind, loaded.table.client_fields);
-      const request = endpoint.parse(body);
-      if (context.trace?.recording === true)
-        context.trace.setAttributes(toRequestAttributes(UPSTREAM_PATHS[endpoint.kind], request));
-      if (loaded.table.log_content) tracker.setPrompt(endpoint.toPrompt(request));
-      if (key !== undefined) await limiter.admitRequest(key);
-      const decision = await endpoint.decide(request, { context, loaded, key, parts });
-      tracker.setDecision(decision);
-      admission =
-        key === undefined
-          ? undefined
-          : await admitKey({ store, limiter }, key, {
-              decision,
-              stream,
-              sequences: endpoint.sequences(request),
-            });
-      const upstream = endpoint.toUpstream?.(request, { decision, context });
-      const routed = {
-        balancer: options.balancer,
-        clock,
-        decision,
-        context,
-        tracker,
-        path: UPSTREAM_PATHS[endpoint.kind],
-        toPath: upstream?.toPath,
-        kind: endpoint.kind,
-        shape: upstream?.shape,
-        stream,
-        includeUsage: request.stream_options?.include_usage === true,
-        toBody:
-          endpoint.toBody?.(request, decision) ??
-          upstream?.toBody ??
-          ((deployment) =>
-            shapeUpstreamBody({
-              body: request,
-              deployment,
-              tierConfig: decision.tierConfig,
-              maxTokens: decision.maxTokens,
-            })),
-        toContinuationBody: endpoint.toContinuationBody?.(request, decision),
-        ...(endpoint.toAnswer === undefined ? {} : { toAnswer: endpoint.toAnswer(request) }),
-        onCommitted: () => (endpoint.raisesSessionTier ? recordSession(decision, loaded) : Promise.resolve()),
-        revealInternal: revealsInternal(key, 'key'),
-      };
-      // from here respondRouted finishes the admission on every path
-      const owned = admission;
-      admission = undefined;
-      return await respondRouted({ ...routed, admission: owned });
-    } catch (thrown) {
-      // a failure between admission and the balancer still frees the key's slots and reservation
-      if (admission !== undefined) void admission.finish({ promptTokens: 0, completionTokens: 0 });
-      // stopped by the drain: whatever gave way first (a count, a backoff), the request ends SHUTTING_DOWN
-      const error = toShutdownReason(context.signal) ?? thrown;
-      tracker.end({
-        status: error instanceof RouterError ? error.status : 500,
-        usage: undefined,
-        generatedChars: 0,
-        error,
-      });
-      throw error;
-    }
-  }
-
   const parts: GatewayParts = {
     table: options.table,
     limiter,
     checker,
     tokenCounter: options.tokenCounter,
     now: () => clock.now(),
-    decideChat,
+    toChatDecideInput,
   };
 
+  /** An endpoint's stage list, built once per endpoint. */
+  const stageLists = new WeakMap<object, unknown>();
+  function toStages<T extends StreamFlags>(endpoint: RoutedEndpoint<T>): readonly Stage<T>[] {
+    const known = stageLists.get(endpoint) as readonly Stage<T>[] | undefined;
+    if (known !== undefined) return known;
+    const classify = classifyStage(endpoint, parts);
+    const stages: Stage<T>[] = [
+      parseStage(endpoint, options.table),
+      admitStage(limiter, { checkTokens: false }),
+      ...(classify === undefined ? [] : [classify]),
+      planStage(endpoint, parts),
+      reserveStage(endpoint, { store, limiter }),
+      balanceStage(endpoint, { balancer: options.balancer, onCommitted: recordSession }),
+      answerStage(endpoint, { clock, settle }),
+    ];
+    stageLists.set(endpoint, stages);
+    return stages;
+  }
+
+  /**
+   * The one path of every routed request: its stages in order, then settle, once, whatever happens:
+   * here for a JSON answer or an error, at its end for a stream.
+   */
+  async function serve<T extends StreamFlags>(
+    endpoint: RoutedEndpoint<T>,
+    exchange: Exchange,
+  ): Promise<GatewayResponse> {
+    const routed = exchange as Exchange<T>;
+    try {
+      await runStages(toStages(endpoint), routed, run);
+      const answer = need(routed.answer, 'answer', 'settle');
+      if (answer.kind === 'json') settle(exchange, { status: answer.status, error: undefined });
+      return answer;
+    } catch (thrown) {
+      // stopped by the drain: whatever gave way first (a count, a backoff), the request ends SHUTTING_DOWN
+      const error = toShutdownReason(exchange.signal) ?? thrown;
+      settle(exchange, { status: error instanceof RouterError ? error.status : 500, error });
+      throw error;
+    }
+  }
+
+  /** An endpoint's stages up to its decision, for /v1/route, built once per endpoint. */
+  const explainLists = new WeakMap<object, unknown>();
+  function toExplainStages<T extends StreamFlags>(endpoint: RoutedEndpoint<T>): readonly Stage<T>[] {
+    const known = explainLists.get(endpoint) as readonly Stage<T>[] | undefined;
+    if (known !== undefined) return known;
+    const classify = classifyStage(endpoint, parts);
+    const stages: Stage<T>[] = [
+      parseStage(endpoint, options.table),
+      admitStage(limiter, { checkTokens: true }),
+      ...(classify === undefined ? [] : [classify]),
+      planStage(endpoint, parts),
+    ];
+    explainLists.set(endpoint, stages);
+    return stages;
+  }
+
+  /**
+   * The decision an endpoint would make, without calling any backend: counts against the key's
+   * requests per minute, needs room in its tokens, and books the classifier's tokens.
+   */
+  async function explain<T extends StreamFlags>(
+    endpoint: RoutedEndpoint<T>,
+    exchange: Exchange,
+  ): Promise<RouteDecision> {
+    const routed = exchange as Exchange<T>;
+    await runStages(toExplainStages(endpoint), routed, run);
+    const decision = need(routed.decision, 'decision', 'plan');
+    if (exchange.key !== undefined)
+      await limiter.bookTokens(exchange.key, decision.classification?.llmTokens ?? 0);
+    return decision;
+  }
+
   return {
-    serve: (endpoint, input) => serve(endpoint, input),
+    serve: (endpoint, exchange) => serve(endpoint, exchange),
+    explain,
     parts,
-    authenticate: (context) => authenticate(keyIndex(options.table()), context.credentials),
+    authenticate: (credentials) => authenticate(keyIndex(options.table()), credentials),
+    settle,
+    onStage,
   };
 }

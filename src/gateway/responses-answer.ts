@@ -5,7 +5,7 @@ import type { UpstreamEvent } from '../upstream/upstream.js';
 import { createResponseTranslator, type ResponseEvent } from './create-response-translator.js';
 import type { ResponsesRequest } from './responses-request.js';
 import { toIdBase, toResponseShell } from './response-shell.js';
-import type { AnswerShape } from './respond-routed.js';
+import type { AnswerShape } from './routed-endpoint.js';
 import { toExtraFields } from './shape-body.js';
 import type { SseFramer } from './to-sse.js';
 

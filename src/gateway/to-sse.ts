@@ -3,7 +3,7 @@ import type { CancelSignal } from '../shared/cancel-signal.js';
 import { RouterError, toOpenAIErrorBody, toRouterError, type OpenAIErrorBody } from '../shared/errors.js';
 import type { ChatChunk, Usage } from '../upstream/chat-chunk.js';
 import type { UpstreamEvent } from '../upstream/upstream.js';
-import type { EndOfResponse } from './request-tracker.js';
+import type { AnswerUsage } from './exchange.js';
 
 export interface SseOptions {
   result: ExecuteResult;
@@ -11,7 +11,7 @@ export interface SseOptions {
   includeUsage: boolean;
   requestId: string;
   /** Told once at the end, with what is known of the tokens. */
-  onEnd: (end: EndOfResponse) => void;
+  onEnd: (end: AnswerUsage & { error: unknown }) => void;
   /** Collect the generated text for the log (content logging on). */
   collectText: boolean;
   /** An in-band error shows internal detail (admin key or open mode; see toOpenAIErrorBody). */

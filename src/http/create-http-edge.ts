@@ -1,26 +1,28 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ApiKeyConfig } from '../config/table-part-schemas.js';
-import type { RequestContext } from '../gateway/gateway.js';
-import { toLoggedPath, toRejectedSummary, type RequestObserver } from '../observe/request-summary.js';
+import type { Exchange } from '../gateway/exchange.js';
+import { runStages, type Stage, type StageListener } from '../gateway/stages.js';
+import type { Settle } from '../gateway/stages/settle.js';
+import { toLoggedPath } from '../observe/request-summary.js';
 import type { Clock } from '../shared/clock.js';
 import { RouterError, toRouterError } from '../shared/errors.js';
 import { passThroughTracer, type Tracer } from '../shared/tracing.js';
 import { toShuttingDownError, type DrainGate } from './drain.js';
 import { readJsonBody, type BodyLimits } from './read-body.js';
-import { toRequestContext } from './request-context.js';
+import { toExchange } from './request-context.js';
 import { endSpanWithResponse, failRequestSpan, startRequestSpan } from './request-span.js';
 import { createRouteIndex, type Route, type RouteMatch } from './route.js';
 import { writeAnswer } from './write-answer.js';
 import { writeError } from './write-error.js';
-import { revealsInternal } from '../policy/api-keys.js';
 
 export interface HttpEdgeOptions {
   /** Every route: the endpoints of ENDPOINTS (src/endpoints) and the dashboard's, bound in routes.ts. */
   routes: readonly Route[];
-  /** The caller's key from headers only: undefined in open mode; throws 401 for a missing or unknown key. */
-  authenticate: (context: RequestContext) => ApiKeyConfig | undefined;
-  /** Receives one summary per request the edge rejects itself. */
-  observer: RequestObserver;
+  /** The authenticate stage (gateway/stages/authenticate.ts): the key from headers, before any body is read. */
+  authenticate: Stage;
+  /** Ends a request the edge rejects itself (the gateway settles what it serves); once per request. */
+  settle: Settle;
+  /** Every stage the edge runs is reported here. */
+  onStage: StageListener;
   clock: Clock;
   bodyLimits: BodyLimits;
   /** The service's drain: requests are counted, refused while it runs, and stopped when its grace ends. */
@@ -35,8 +37,8 @@ function toPath(url: string | undefined): string {
   return query === -1 ? text : text.slice(0, query);
 }
 
-function toMissingRoute(context: RequestContext, match: RouteMatch): RouterError {
-  const { method, path } = context.http;
+function toMissingRoute(exchange: Exchange, match: RouteMatch): RouterError {
+  const { method, path } = exchange.http;
   const shown = JSON.stringify(toLoggedPath(path));
   if (match.allow === undefined)
     return new RouterError({ code: 'NOT_FOUND', message: `no endpoint ${method} ${shown}` });
@@ -44,12 +46,6 @@ function toMissingRoute(context: RequestContext, match: RouteMatch): RouterError
     code: 'METHOD_NOT_ALLOWED',
     message: `${shown} does not take ${method}; it takes ${match.allow.join(', ')}`,
   });
-}
-
-/** An admin route's check, once the key is known (undefined in open mode: everything is open). */
-function requireAdmin(key: ApiKeyConfig | undefined): void {
-  if (key !== undefined && !key.admin)
-    throw new RouterError({ code: 'FORBIDDEN', message: `key ${key.name} is not an admin key` });
 }
 
 /**
@@ -82,38 +78,19 @@ export type HttpEdge = (
 ) => Promise<void>;
 
 /**
- * The HTTP edge: match the route (404 `not_found`, 405 with `Allow`), check the key, read the body, call
- * the handler, write the answer; every error is written by the one mapping in write-error.ts, and
- * every request the edge rejects is reported once to the observer (routed requests report themselves).
+ * The HTTP edge: match the route (404 `not_found`, 405 with `Allow`), run the authenticate stage, read
+ * the body, call the handler, write the answer; every error is written by the one mapping in
+ * write-error.ts. It creates the request's exchange (gateway/exchange.ts) and settles the ones it
+ * rejects itself (a routed request is settled by the gateway, a stream when it ends; settle runs once).
  * While the service drains, every route but the open ones (/health, /ready) answers 503 SHUTTING_DOWN.
  * It never calls on to another handler and never rejects: every request ends here.
  */
 export function createHttpEdge(options: HttpEdgeOptions): HttpEdge {
-  const { clock, observer, drain } = options;
+  const { clock, drain, settle } = options;
   const match = createRouteIndex(options.routes);
   const tracer = options.tracer ?? passThroughTracer;
-  const report = (rejected: {
-    context: RequestContext;
-    found: RouteMatch;
-    key: ApiKeyConfig | undefined;
-    error: RouterError;
-  }): void => {
-    const { context, error } = rejected;
-    observer.onRequest(
-      toRejectedSummary({
-        requestId: context.requestId,
-        clientRequestId: context.clientRequestId,
-        keyName: rejected.key?.name,
-        endpoint: rejected.found.endpoint,
-        http: context.http,
-        status: error.status,
-        errorCode: error.code,
-        errorMessage: error.message,
-        receivedAt: context.receivedAt,
-        endedAt: clock.now(),
-      }),
-    );
-  };
+  const authenticate = [options.authenticate];
+  const run = { clock, onStage: options.onStage };
 
   async function serve(request: IncomingMessage, response: ServerResponse, basePath: string): Promise<void> {
     if (drain !== undefined) trackResponse(drain, request, response);
@@ -122,38 +99,37 @@ export function createHttpEdge(options: HttpEdgeOptions): HttpEdge {
     const found = match(method, path);
     const trace = startRequestSpan(tracer, request, { method, path, found });
     endSpanWithResponse(trace, response);
-    const { context, detach, stop } = toRequestContext(request, response, {
+    const { exchange, detach, stop } = toExchange(request, response, {
       clock,
       path,
       stop: drain?.signal,
       trace,
     });
-    let key: ApiKeyConfig | undefined;
-    let reportedByHandler = false;
-    /** Internal detail in errors: for an admin key, or anyone in open mode; never before the key is known. */
-    let revealInternal = false;
+    exchange.endpoint = found.endpoint;
     try {
       const route = found.route;
-      if (route === undefined) throw toMissingRoute(context, found);
+      if (route === undefined) throw toMissingRoute(exchange, found);
+      exchange.access = route.access;
       if (drain?.isDraining() === true && route.access !== 'open')
         throw toShuttingDownError('autotier is shutting down; retry on another instance');
       // The key check reads headers only, so it comes before the body (no key + bad body is 401).
-      key = route.access === 'open' ? undefined : options.authenticate(context);
-      revealInternal = revealsInternal(key, route.access);
-      if (route.access === 'admin') requireAdmin(key);
-      const body = route.readsBody
-        ? await readJsonBody(request, options.bodyLimits, context.signal)
-        : undefined;
-      reportedByHandler = route.reportsItself === true;
-      const answer = await route.handle({ body, context, key, basePath });
+      await runStages(authenticate, exchange, run);
+      if (route.readsBody) exchange.body = await readJsonBody(request, options.bodyLimits, exchange.signal);
+      const answer = await route.handle({ exchange, basePath });
       closeWhenDraining(drain, response);
-      await writeAnswer(response, answer, { signal: context.signal, stop });
+      await writeAnswer(response, answer, { signal: exchange.signal, stop });
     } catch (thrown) {
       const error = toRouterError(thrown);
       failRequestSpan(trace, error);
       closeWhenDraining(drain, response);
-      writeError(response, { error, requestId: context.requestId, allow: found.allow, revealInternal });
-      if (!reportedByHandler) report({ context, found, key, error });
+      writeError(response, {
+        error,
+        requestId: exchange.requestId,
+        allow: found.allow,
+        revealInternal: exchange.revealInternal,
+      });
+      // a routed answer settles itself (a stream at its end); anything else the edge rejected is settled here
+      if (exchange.answer === undefined) settle(exchange, { status: error.status, error });
     } finally {
       detach();
     }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { RequestContext } from '../gateway/gateway.js';
+import { createExchange, type Exchange } from '../gateway/exchange.js';
 import type { Clock } from '../shared/clock.js';
 import { createCancelController, type CancelSignal } from '../shared/cancel-signal.js';
 import { RouterError } from '../shared/errors.js';
@@ -30,19 +30,19 @@ export function header(request: IncomingMessage, name: string): string | undefin
 }
 
 /**
- * The request's context (its id, autotier's own, is set as the `x-request-id` response header at once,
+ * The request's exchange (its id, autotier's own, is set as the `x-request-id` response header at once,
  * and the client's bounded id as `x-client-request-id`), and a function
  * that detaches it from the response once the answer is written: the response object outlives the
  * request (node:http keeps it until a full GC), and a listener still attached would keep the whole
- * request alive with it. The context's signal aborts with CLIENT_CLOSED when the client goes away, and
+ * request alive with it. The exchange's signal aborts with CLIENT_CLOSED when the client goes away, and
  * with the reason of `stop` (SHUTTING_DOWN at the end of a drain) when that aborts first, or with the
  * reason given to the returned `stop` (a client cut for not reading).
  */
-export function toRequestContext(
+export function toExchange(
   request: IncomingMessage,
   response: ServerResponse,
   input: { clock: Clock; path: string; stop?: CancelSignal | undefined; trace?: Span | undefined },
-): { context: RequestContext; detach: () => void; stop: (reason: RouterError) => void } {
+): { exchange: Exchange; detach: () => void; stop: (reason: RouterError) => void } {
   const controller = createCancelController();
   const onClose = (): void => {
     if (!response.writableFinished)
@@ -64,16 +64,16 @@ export function toRequestContext(
       'autotier.client_request_id': clientRequestId,
     });
   return {
-    context: {
+    exchange: createExchange({
       requestId,
-      ...(clientRequestId === undefined ? {} : { clientRequestId }),
+      clientRequestId,
       signal: controller.signal,
       receivedAt: input.clock.now(),
       http: { method: request.method ?? 'GET', path: input.path },
       hints: { minTier: header(request, 'x-autotier-min-tier'), sessionKey: header(request, 'x-session-id') },
       credentials: { authorization: header(request, 'authorization'), apiKey: header(request, 'x-api-key') },
-      ...(input.trace === undefined ? {} : { trace: input.trace }),
-    },
+      trace: input.trace,
+    }),
     detach: () => {
       response.off('close', onClose);
       stop?.removeEventListener('abort', onStop);

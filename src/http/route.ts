@@ -15,11 +15,6 @@ export interface Route {
   access: Access;
   /** Whether the edge reads a JSON body (after the key check) before calling `handle`. */
   readsBody: boolean;
-  /**
-   * True when `handle` reports its own outcome, success or failure (the routed endpoints, through the
-   * gateway's request tracker); the edge then reports only what it rejects before calling it.
-   */
-  reportsItself?: boolean;
   handle(input: RouteInput): Promise<Answer> | Answer;
 }
 

@@ -18,6 +18,7 @@ function toDocumentedEndpoints(markdown: string): string[] {
 
 const unusedGateway: Gateway = {
   serve: () => Promise.reject(new Error('not called')),
+  explain: () => Promise.reject(new Error('not called')),
   get parts(): Gateway['parts'] {
     throw new Error('not called');
   },

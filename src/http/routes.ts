@@ -27,7 +27,6 @@ export function declareRoutes(dependencies: RouteDependencies): Route[] {
     endpoint: endpoint.name,
     access: endpoint.access,
     readsBody: endpoint.body !== 'none',
-    ...('reportsItself' in endpoint ? { reportsItself: endpoint.reportsItself } : {}),
     handle: (input) => endpoint.handle(input, dependencies),
   }));
   return [

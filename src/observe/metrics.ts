@@ -4,6 +4,8 @@ import type { RequestObserver } from './request-summary.js';
 /** Latency buckets in seconds: 5 ms to 5 minutes (LLM requests span that range). */
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
 const STAGE_BUCKETS = [0.00001, 0.00005, 0.0001, 0.0005, 0.001, 0.005, 0.025, 0.1, 0.25, 0.5, 1];
+/** A pipeline stage takes from microseconds (parse) to minutes (balance: the whole upstream answer). */
+const PIPELINE_BUCKETS = [0.00001, 0.0001, 0.001, 0.005, 0.025, 0.1, 0.5, 2.5, 10, 60, 300];
 
 export interface Metrics {
   registry: Registry;
@@ -43,6 +45,13 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
     name: 'autotier_rejected_requests_total',
     help: 'Requests autotier answered itself before or instead of routing them, by error code and endpoint',
     labelNames: ['code', 'endpoint'],
+    registers,
+  });
+  const requestStages = new Histogram({
+    name: 'autotier_request_stage_seconds',
+    help: "Time in each stage of the request pipeline (a stream's answer stage ends when it commits)",
+    labelNames: ['stage', 'endpoint'],
+    buckets: PIPELINE_BUCKETS,
     registers,
   });
   const attempts = new Counter({
@@ -142,6 +151,9 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
     onAttempt(attempt) {
       attempts.inc({ deployment: attempt.deploymentId, outcome: attempt.outcome });
       if (attempt.called && attempt.fallback) fallbacks.inc({ tier: attempt.tier });
+    },
+    onStage(timing) {
+      requestStages.observe({ stage: timing.stage, endpoint: timing.endpoint }, timing.ms / 1000);
     },
     onRequest(summary) {
       if (summary.outcome === 'rejected')

@@ -1,6 +1,49 @@
 import { describe, expect, it } from 'vitest';
 import { createRecentActivity } from './recent-activity.js';
-import { toRejectedSummary, type RequestSummary } from './request-summary.js';
+import { toLoggedPath, type RequestSummary } from './request-summary.js';
+
+/** A request that autotier answered itself: no routing, no tokens. */
+function toRejectedSummary(rejection: {
+  requestId: string;
+  keyName: string | undefined;
+  endpoint: RequestSummary['endpoint'];
+  http: { method: string; path: string };
+  status: number;
+  errorCode: string;
+  errorMessage: string;
+  receivedAt: number;
+  endedAt: number;
+}): RequestSummary {
+  return {
+    requestId: rejection.requestId,
+    keyName: rejection.keyName,
+    endpoint: rejection.endpoint,
+    outcome: 'rejected',
+    method: rejection.http.method,
+    path: toLoggedPath(rejection.http.path),
+    stream: false,
+    tier: undefined,
+    complexity: undefined,
+    cause: undefined,
+    confidence: undefined,
+    signals: [],
+    llmCalled: false,
+    classifierMs: {},
+    rules: [],
+    deployment: undefined,
+    status: rejection.status,
+    errorCode: rejection.errorCode,
+    errorMessage: rejection.errorMessage,
+    attempts: 0,
+    fallbacks: 0,
+    ttftMs: undefined,
+    durationMs: rejection.endedAt - rejection.receivedAt,
+    promptTokens: undefined,
+    completionTokens: undefined,
+    tokenStatus: 'unknown',
+    endedAt: rejection.endedAt,
+  };
+}
 
 const clock = { now: () => 1_000_000 };
 

@@ -86,16 +86,33 @@ export interface AttemptSummary {
   durationMs: number;
 }
 
-/** Receives every request and attempt; logs, metrics and the dashboard implement it. */
+/** One stage of a request's pipeline that ran (src/gateway/stages.ts names them), as metrics see it. */
+export interface StageTiming {
+  stage: string;
+  endpoint: EndpointName;
+  ms: number;
+  /** True when the stage ended the request with an error. */
+  failed: boolean;
+}
+
+/**
+ * Receives every request (at settle), every upstream attempt and, if it wants them, every stage's
+ * timing; logs, metrics and the dashboard implement it.
+ */
 export interface RequestObserver {
   onAttempt(attempt: AttemptSummary): void;
   onRequest(summary: RequestSummary): void;
+  onStage?(timing: StageTiming): void;
 }
 
 export function combineObservers(observers: readonly RequestObserver[]): RequestObserver {
+  const timed = observers.filter((observer) => observer.onStage !== undefined);
   return {
     onAttempt: (attempt) => observers.forEach((observer) => observer.onAttempt(attempt)),
     onRequest: (summary) => observers.forEach((observer) => observer.onRequest(summary)),
+    ...(timed.length === 0
+      ? {}
+      : { onStage: (timing: StageTiming) => timed.forEach((observer) => observer.onStage?.(timing)) }),
   };
 }
 
@@ -104,52 +121,4 @@ const PATH_CHARS = 200;
 
 export function toLoggedPath(path: string): string {
   return path.length > PATH_CHARS ? `${path.slice(0, PATH_CHARS)}…` : path;
-}
-
-export interface Rejection {
-  requestId: string;
-  clientRequestId?: string | undefined;
-  keyName: string | undefined;
-  endpoint: EndpointName;
-  http: { method: string; path: string };
-  status: number;
-  errorCode: string;
-  errorMessage: string;
-  /** Epoch ms when the request arrived and when it was answered. */
-  receivedAt: number;
-  endedAt: number;
-}
-
-/** The summary of a request autotier rejected before any routing work. */
-export function toRejectedSummary(rejection: Rejection): RequestSummary {
-  return {
-    requestId: rejection.requestId,
-    clientRequestId: rejection.clientRequestId,
-    keyName: rejection.keyName,
-    endpoint: rejection.endpoint,
-    outcome: 'rejected',
-    method: rejection.http.method,
-    path: toLoggedPath(rejection.http.path),
-    stream: false,
-    tier: undefined,
-    complexity: undefined,
-    cause: undefined,
-    confidence: undefined,
-    signals: [],
-    llmCalled: false,
-    classifierMs: {},
-    rules: [],
-    deployment: undefined,
-    status: rejection.status,
-    errorCode: rejection.errorCode,
-    errorMessage: rejection.errorMessage,
-    attempts: 0,
-    fallbacks: 0,
-    ttftMs: undefined,
-    durationMs: rejection.endedAt - rejection.receivedAt,
-    promptTokens: undefined,
-    completionTokens: undefined,
-    tokenStatus: 'unknown',
-    endedAt: rejection.endedAt,
-  };
 }

@@ -23,7 +23,7 @@ import { isTier, maxTier, TIERS, toTierFromRank, toTierRank, type Tier } from '.
 import type { StateStore } from '../state/state-store.js';
 import type { CancelSignal } from '../shared/cancel-signal.js';
 import { inSpan, NO_SPAN, type Span } from '../shared/tracing.js';
-import { classifyWithRules } from './classify-with-rules.js';
+import { classifyWithRules, type RuledClassification } from './classify-with-rules.js';
 
 /** Everything decided before the first upstream call; /v1/route returns it as is. */
 export interface RouteDecision {
@@ -180,7 +180,7 @@ export function toUnclassifiedDecision(
   };
 }
 
-interface Target {
+export interface Target {
   kind: 'auto' | 'alias' | 'model';
   tier?: Tier;
   rules: TierChange[];
@@ -326,31 +326,52 @@ function countPrompt(input: DecideInput): Promise<PromptCount> {
   );
 }
 
-/** Resolves the model field (auto, tier alias, served name), classifies if needed, and applies every rule. */
-export async function decideRoute(input: DecideInput): Promise<RouteDecision> {
-  const { request, table } = input;
+/**
+ * The first half of a decision (the classify stage): the prompt's count, what the model field asks for
+ * (auto, a tier alias or a served model, after the override policy), and for `auto` the classifier's
+ * decision under the table's rules. No tier policy yet.
+ */
+export interface Classified {
+  count: PromptCount;
+  target: Target;
+  /** The classification of an `auto` request; undefined for a tier alias or a named model. */
+  auto: RuledClassification | undefined;
+}
+
+/** Counts the prompt, resolves the model field and, for `auto`, classifies (the classify stage). */
+export async function classifyRoute(input: DecideInput): Promise<Classified> {
+  const { request } = input;
   const count = await countPrompt(input);
-  const promptTokens = count.tokens;
   const target = toTarget(input);
-  if (target.kind === 'model') {
-    const decision = decideModel(input, count);
-    if (decision !== undefined) return Object.assign(decision, { uncountedParts: count.uncountedParts ?? 0 });
-  }
+  if (target.kind !== 'auto') return { count, target, auto: undefined };
   const classifyRequest = {
     messages: request.messages,
     ...(request.tools ? { tools: request.tools } : {}),
     ...(input.cacheScope === undefined ? {} : { cacheScope: input.cacheScope }),
   };
-  const auto =
-    target.kind === 'auto'
-      ? await classifyWithRules({
-          classifier: input.classifier,
-          tableRules: input.tableRules ?? [],
-          request: classifyRequest,
-          signal: input.signal,
-          span: input.span,
-        })
-      : undefined;
+  const auto = await classifyWithRules({
+    classifier: input.classifier,
+    tableRules: input.tableRules ?? [],
+    request: classifyRequest,
+    signal: input.signal,
+    span: input.span,
+  });
+  return { count, target, auto };
+}
+
+/**
+ * The second half (the plan stage): a named model's deployments, or the tier after the client's floor,
+ * the session's ladder and the key's cap, planned over the deployments that fit the prompt, take its
+ * images and are open now.
+ */
+export async function planClassified(input: DecideInput, classified: Classified): Promise<RouteDecision> {
+  const { request, table } = input;
+  const { count, target, auto } = classified;
+  const promptTokens = count.tokens;
+  if (target.kind === 'model') {
+    const decision = decideModel(input, count);
+    if (decision !== undefined) return Object.assign(decision, { uncountedParts: count.uncountedParts ?? 0 });
+  }
   const classification = auto?.classification;
   const asked = target.tier ?? auto?.tier ?? 'EXPERT';
   const rules = [...target.rules, ...(auto?.rules ?? [])];
@@ -410,4 +431,9 @@ export async function decideRoute(input: DecideInput): Promise<RouteDecision> {
         : maxTier(tier, isTier(planned.plan.tier) ? planned.plan.tier : tier),
     sessionKey: input.hints.sessionKey,
   };
+}
+
+/** Resolves the model field (auto, tier alias, served name), classifies if needed, and applies every rule. */
+export async function decideRoute(input: DecideInput): Promise<RouteDecision> {
+  return planClassified(input, await classifyRoute(input));
 }
