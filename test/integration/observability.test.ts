@@ -45,6 +45,15 @@ describe('metrics, logs and state after a known sequence of requests', () => {
     expect(text).toContain('autotier_in_flight');
   });
 
+  it('times every stage each request ran through: the unknown model stops in classify, settle ends all four', async () => {
+    const text = await (await fetch(`${stack.url}/metrics`)).text();
+    const count = (stage: string): number =>
+      sample(text, 'autotier_request_stage_seconds_count', { stage, endpoint: 'chat' });
+    expect(['authenticate', 'parse', 'admit', 'classify'].map(count)).toEqual([4, 4, 4, 4]);
+    expect(['plan', 'reserve', 'balance', 'answer'].map(count)).toEqual([3, 3, 3, 3]);
+    expect(count('settle')).toBe(4);
+  });
+
   it('writes one line per request and per attempt, with confirmed token usage', () => {
     const requests = stack.logger.lines.filter((line) => line.message === 'request');
     const attempts = stack.logger.lines.filter((line) => line.message === 'upstream attempt');
