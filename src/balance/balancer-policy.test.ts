@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { candidate, failure, TEST_RETRY_IN_PLACE } from '../../test/helpers/balance-fixtures.js';
+import {
+  candidate,
+  deployment,
+  failure,
+  plan,
+  TEST_RETRY_IN_PLACE,
+} from '../../test/helpers/balance-fixtures.js';
 import { balancerSchema } from '../config/routing-table-schema.js';
 import type { RouterError } from '../shared/errors.js';
 import { toErrorFromException, toErrorFromStatus } from '../upstream/translate-error.js';
@@ -212,5 +218,36 @@ describe('createBalancerPolicy: content faults', () => {
     expect(policy.faultOwner(facts)).toBe('deployment');
     expect(policy.faultOwner({ ...facts, reproducedElsewhere: true })).toBe('request');
     expect(policy.faultOwner({ ...facts, reproducedElsewhere: true, failingContents: 3 })).toBe('deployment');
+  });
+});
+
+describe('createBalancerPolicy: the try order', () => {
+  const [a, b, c, d] = ['a', 'b', 'c', 'd'].map((id) => deployment(id));
+  const load = {
+    inFlight: new Map([
+      ['a', 5],
+      ['b', 0],
+    ]),
+    latencies: new Map([
+      ['a', 100],
+      ['b', 900],
+    ]),
+  };
+  const ids = (candidates: { deployment: { id: string }; fallback: boolean }[]) =>
+    candidates.map((entry) => `${entry.deployment.id}${entry.fallback ? '*' : ''}`);
+
+  it('orders the group by its strategy, then the fallback chain without the group members', () => {
+    if (a === undefined || b === undefined || c === undefined || d === undefined) throw new Error('fixture');
+    const leastBusy = { ...plan([a, b], [c, a, d]), strategy: 'least_busy' as const };
+    expect(ids(policy.tryOrder(leastBusy, load, () => 0))).toEqual(['b', 'a', 'c*', 'd*']);
+    const latency = { ...leastBusy, strategy: 'latency' as const };
+    expect(ids(policy.tryOrder(latency, load, () => 0))).toEqual(['a', 'b', 'c*', 'd*']);
+  });
+
+  it('reads the load only for strategies that use it', () => {
+    if (a === undefined) throw new Error('fixture');
+    expect(policy.readsLoad({ ...plan([a]), strategy: 'weighted' })).toBe(false);
+    expect(policy.readsLoad({ ...plan([a]), strategy: 'least_busy' })).toBe(true);
+    expect(policy.readsLoad({ ...plan([a]), strategy: 'latency' })).toBe(true);
   });
 });

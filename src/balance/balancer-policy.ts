@@ -14,6 +14,16 @@ import {
 import { decidePanic, type CoolingCandidate } from './decide-panic.js';
 import { decideRetryInPlace, type InPlaceSpent, type RetryInPlaceInput } from './decide-retry-in-place.js';
 import { noteFailure, type FailureNotes } from './note-failure.js';
+import { orderGroup } from './order-group.js';
+import type { RoutePlan } from './route-plan.js';
+import { toCandidates, type Candidate } from './to-candidates.js';
+import type { Random } from '../shared/clock.js';
+
+/** In-flight requests and EWMA time to first token (ms) per deployment id of a plan's group. */
+export interface GroupLoad {
+  inFlight: ReadonlyMap<string, number>;
+  latencies: ReadonlyMap<string, number>;
+}
 
 /** The routing table's `balancer` section: retry budget, backoff, cooldowns. */
 export type BalancerSettings = RoutingTable['balancer'];
@@ -45,6 +55,13 @@ export type Next =
  * loop (attempt-loop.ts) reads the store and the clock and hands the facts in.
  */
 export interface BalancerPolicy {
+  /** Whether the plan's strategy reads the group's load (in-flight counts, latencies); `weighted` does not. */
+  readsLoad(plan: RoutePlan): boolean;
+  /**
+   * The try order of a request: its group ordered by the plan's strategy, then the quality-ordered
+   * fallback chain without the group's members.
+   */
+  tryOrder(plan: RoutePlan, load: GroupLoad, random: Random): Candidate[];
   /** Upstream calls one request may make, fallbacks and in-place retries included. */
   readonly maxAttempts: number;
   /** Whether another upstream call may be made now: calls left and the deadline not reached. */
@@ -76,6 +93,12 @@ export interface BalancerPolicy {
 export function createBalancerPolicy(settings: BalancerSettings): BalancerPolicy {
   const { retry } = settings;
   return {
+    readsLoad: (plan) => plan.strategy !== 'weighted',
+    tryOrder: (plan, load, random) => {
+      const members = plan.group.map((deployment) => ({ id: deployment.id, weight: deployment.weight }));
+      const order = orderGroup({ members, strategy: plan.strategy, random, ...load });
+      return toCandidates(plan, order);
+    },
     maxAttempts: retry.max_attempts,
     mayCall: (state) => state.calls < retry.max_attempts && state.deadlineAt > state.now,
     onFailure: (failure, state) => {

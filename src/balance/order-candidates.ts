@@ -1,22 +1,29 @@
 import type { Random } from '../shared/clock.js';
 import type { StateStore } from '../state/state-store.js';
-import { orderGroup } from './order-group.js';
+import type { BalancerPolicy, GroupLoad } from './balancer-policy.js';
 import type { RoutePlan } from './route-plan.js';
-import { toCandidates, type Candidate } from './to-candidates.js';
+import type { Candidate } from './to-candidates.js';
 
-/** The try order of a request: its group ordered by the plan's strategy, then its fallback chain. */
+const NO_LOAD: GroupLoad = { inFlight: new Map(), latencies: new Map() };
+
+/**
+ * The try order of a request, as the policy decides it (BalancerPolicy.tryOrder), from the group's
+ * load read from the store only when the strategy needs it: `weighted` skips two store reads (two
+ * Redis round trips) per request.
+ */
 export async function orderCandidates(
-  parts: { store: StateStore; random: Random },
+  parts: { store: StateStore; random: Random; policy: () => BalancerPolicy },
   plan: RoutePlan,
 ): Promise<Candidate[]> {
-  const { store } = parts;
-  const ids = plan.group.map((deployment) => deployment.id);
-  // weighted order needs no state: skip two store reads (two Redis round trips) per request
-  const needsState = plan.strategy !== 'weighted';
-  const [inFlight, latencies] = needsState
-    ? await Promise.all([store.getInFlight(ids), store.getLatencies(ids)])
-    : [new Map<string, number>(), new Map<string, number>()];
-  const members = plan.group.map((deployment) => ({ id: deployment.id, weight: deployment.weight }));
-  const order = orderGroup({ members, strategy: plan.strategy, random: parts.random, inFlight, latencies });
-  return toCandidates(plan, order);
+  const policy = parts.policy();
+  let load = NO_LOAD;
+  if (policy.readsLoad(plan)) {
+    const ids = plan.group.map((deployment) => deployment.id);
+    const [inFlight, latencies] = await Promise.all([
+      parts.store.getInFlight(ids),
+      parts.store.getLatencies(ids),
+    ]);
+    load = { inFlight, latencies };
+  }
+  return policy.tryOrder(plan, load, parts.random);
 }
