@@ -120,13 +120,17 @@ function watchTable(input: {
   });
 }
 
-/** The first table, refused when it has no keys and keyless tables are not allowed. */
+/**
+ * The first table (`read`: the file's table as the caller already read it, so it is not read twice),
+ * refused when it has no keys and keyless tables are not allowed.
+ */
 async function loadFirstTable(
   options: AutotierOptions,
+  read: LoadedTable | undefined,
 ): Promise<{ table: LoadedTable; keylessAllowed: boolean }> {
   const table =
     typeof options.table === 'string'
-      ? await loadRoutingTableFile(resolve(options.table), systemClock.now())
+      ? (read ?? (await loadRoutingTableFile(resolve(options.table), systemClock.now())))
       : toLoadedTable(options.table);
   const keyless = table.table.api_keys.length === 0;
   const keylessAllowed = options.allowKeyless ?? keyless;
@@ -145,13 +149,24 @@ async function loadFirstTable(
  * tracing (OTEL_*), wires the service, watches the table file, and resolves once the tokenizers are
  * loaded, so the first request is served at full speed.
  */
-export async function createAutotier(options: AutotierOptions): Promise<Autotier> {
+export function createAutotier(options: AutotierOptions): Promise<Autotier> {
+  return createAutotierFrom(options, undefined);
+}
+
+/**
+ * createAutotier with the table file already read (`npm start` reads it first to check where a table
+ * may listen): the same table serves, and is watched from then on.
+ */
+export async function createAutotierFrom(
+  options: AutotierOptions,
+  read: LoadedTable | undefined,
+): Promise<Autotier> {
   const source = options.env ?? process.env;
   const env = parseEnv(source);
   const logger = createRedactingLogger(
     options.logger ?? createWinstonLogger({ level: env.AUTOTIER_LOG_LEVEL }),
   );
-  const { table, keylessAllowed } = await loadFirstTable(options);
+  const { table, keylessAllowed } = await loadFirstTable(options, read);
   for (const warning of table.warnings)
     logger.warn('routing table warning', { warning, table: table.source });
   const learning = createTrafficLearning({ clock: systemClock, logger, redisUrl: env.AUTOTIER_REDIS_URL });

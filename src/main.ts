@@ -69,8 +69,8 @@ export function toSettings(options: Pick<StartOptions, 'argv' | 'env'>): Env {
 
 /**
  * The table's host check: where to listen, and whether a keyless table may serve there
- * (listen-host.ts); throws for a keyless table on a host it may not serve. The table is read for the
- * check only: createAutotier reads it again and refuses it if it has lost its keys in between.
+ * (listen-host.ts); throws for a keyless table on a host it may not serve. The table read here is
+ * the one that serves (createAutotierFrom), so the check and the gateway see the same keys.
  */
 async function toListening(env: Env): Promise<{ listening: ListenHost; table: LoadedTable }> {
   const table = await loadRoutingTableFile(resolve(env.AUTOTIER_ROUTING_TABLE), systemClock.now());
@@ -136,13 +136,11 @@ export async function startAutotier(options: StartOptions): Promise<RunningAutot
   let autotier: Autotier;
   try {
     // loaded here, not at the top: the primary of --workers only forks and never loads the gateway
-    const { createAutotier } = await import('./create-autotier.js');
-    autotier = await createAutotier({
-      table: tablePath,
-      env: source,
-      logger: baseLogger,
-      allowKeyless: listening.keylessAllowed,
-    });
+    const { createAutotierFrom } = await import('./create-autotier.js');
+    autotier = await createAutotierFrom(
+      { table: tablePath, env: source, logger: baseLogger, allowKeyless: listening.keylessAllowed },
+      table,
+    );
   } catch (error) {
     hangup.detach();
     throw error;

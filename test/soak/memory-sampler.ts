@@ -1,5 +1,3 @@
-import { collectGarbage } from '../../src/runtime/collect-garbage.js';
-
 export interface MemorySample {
   /** Seconds since the sampler started. */
   atSeconds: number;
@@ -15,11 +13,6 @@ export interface MemorySampler {
 }
 
 const MB = 1024 * 1024;
-
-/** A full garbage collection, with or without --expose-gc (vitest workers do not pass it). */
-export function resolveGc(): () => void {
-  return collectGarbage;
-}
 
 /** Samples RSS and heap every `intervalMs`, after a full garbage collection. */
 export function startMemorySampler(options: { intervalMs: number; gc: () => void }): MemorySampler {

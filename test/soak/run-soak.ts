@@ -2,7 +2,8 @@ import { Agent } from 'undici';
 import { releaseIdleMemory, releaseStartupMemory } from '../../src/runtime/collect-garbage.js';
 import { createSeededRandom } from '../../src/shared/seeded-random.js';
 import { sharedTokenCounter } from '../helpers/start-stack.js';
-import { resolveGc, startMemorySampler, toSlopeMbPerMinute, type MemorySample } from './memory-sampler.js';
+import { collectGarbage } from '../../src/runtime/collect-garbage.js';
+import { startMemorySampler, toSlopeMbPerMinute, type MemorySample } from './memory-sampler.js';
 import { countResources, waitForBaseline, type ResourceCounts } from './resource-counts.js';
 import { runSoakLoad, type LoadTally } from './run-soak-load.js';
 import type { TrafficMix } from './soak-client.js';
@@ -164,7 +165,7 @@ async function measure(options: SoakOptions, gc: () => void): Promise<Measured> 
  */
 export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   sharedTokenCounter();
-  const gc = resolveGc();
+  const gc = collectGarbage;
   gc();
   const start: ResourceCounts = countResources();
   const { idle, tally, upstreamCalls, afterIdle, samples, gcPause, logCounts } = await measure(options, gc);
