@@ -1,26 +1,15 @@
-import type { DeploymentConfig } from '../config/table-part-schemas.js';
 import type { Clock } from '../shared/clock.js';
 import { RouterError } from '../shared/errors.js';
-import type { AttemptLimits, Upstream, UpstreamEvent } from '../upstream/upstream.js';
-import type { CancelSignal } from '../shared/cancel-signal.js';
+import type { AttemptRequest, Upstream, UpstreamEvent } from '../upstream/upstream.js';
 
 /** When the balancer stops failing over: at the first content token (streams) or at the end (buffered). */
 export type CommitPoint = 'first_content' | 'complete';
 
-export interface AttemptInput {
+/** One call as the upstream takes it (AttemptRequest), plus what the attempt itself needs. */
+export interface AttemptInput extends AttemptRequest {
   upstream: Upstream;
   clock: Clock;
-  deployment: DeploymentConfig;
-  path: string;
-  body: string;
-  signal: CancelSignal;
-  limits: AttemptLimits;
-  requestId: string;
   commit: CommitPoint;
-  /** W3C trace headers sent with the call (the attempt span's); empty when not traced. */
-  traceHeaders?: Readonly<Record<string, string>>;
-  /** What the upstream answers with (AttemptRequest.answer). @default sse */
-  answer?: 'sse' | 'json';
   /**
    * Where the events read before the commit point go; pass one to keep them when the attempt fails
    * (a buffered answer that broke after its first token can be continued from them). @default a new array
