@@ -5,7 +5,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d)"
 trap 'kill "${pid:-0}" 2>/dev/null || true; rm -rf "$work"' EXIT
-cp -r "$root/package.json" "$root/package-lock.json" "$root/dist" "$root/prompts" "$root/routing-tables" "$work/"
+cp -r "$root/package.json" "$root/package-lock.json" "$root/dist" "$root/migrations" "$root/prompts" "$root/routing-tables" "$work/"
 mkdir -p "$work/src/classify" && cp -r "$root/src/classify/model" "$work/src/classify/model"
 cd "$work"
 npm ci --omit=dev --no-audit --no-fund --ignore-scripts >/dev/null
