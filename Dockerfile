@@ -27,7 +27,7 @@ RUN npm ci --omit=dev --no-audit --no-fund --ignore-scripts && npm cache clean -
 COPY --from=build /app/dist ./dist
 COPY src/classify/model ./src/classify/model
 COPY prompts ./prompts
-# The database's SQL migrations, applied at start (src/storage/migrate.ts reads them from the project root).
+# The database's SQL migrations, applied at start (src/store/migrate.ts reads them from the project root).
 COPY migrations ./migrations
 COPY routing-tables /etc/autotier/examples
 # Mount your table at /etc/autotier (e.g. -v ./routing-tables:/etc/autotier:ro); it is re-read on change and on SIGHUP.

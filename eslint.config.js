@@ -23,7 +23,7 @@ const LAYERS = [
   'observe',
   'upstream',
   'state',
-  'storage', // the database: PostgreSQL or embedded PGlite, migrations, the ledger's inserts
+  'store', // the database: PostgreSQL or embedded PGlite, migrations, the ledger's inserts, its writer and spool
   'config',
   'patterns', // the routing table's rule patterns: RE2 compilation, keyword regexes, repeat widths
   'runtime', // the process's own upkeep: memory released at start and after busy spells

@@ -1,13 +1,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Database } from '../../src/storage/database.js';
-import {
-  insertAttempts,
-  insertRequests,
-  type AttemptRow,
-  type RequestRow,
-} from '../../src/storage/ledger.js';
-import { migrate } from '../../src/storage/migrate.js';
-import { TransactionAbortedError } from '../../src/storage/run-transaction.js';
+import type { Database } from '../../src/store/database.js';
+import { insertAttempts, insertRequests, type AttemptRow, type RequestRow } from '../../src/store/ledger.js';
+import { migrate } from '../../src/store/migrate.js';
+import { TransactionAbortedError } from '../../src/store/run-transaction.js';
 
 /** Opens the database under test: the same one on every call, so closing and opening keeps rows. */
 export type OpenDatabase = () => Promise<Database>;
@@ -68,8 +63,8 @@ const HOSTILE = [
 ];
 
 /**
- * The cases every back end passes, run by `src/storage/open-embedded.test.ts` (PGlite) and
- * `test/storage/postgres-server.test.ts` (a PostgreSQL server). One database per suite, migrated
+ * The cases every back end passes, run by `src/store/open-embedded.test.ts` (PGlite) and
+ * `test/store/postgres-server.test.ts` (a PostgreSQL server). One database per suite, migrated
  * once; each case uses its own ids.
  */
 export function describeDatabaseCases(open: OpenDatabase): void {

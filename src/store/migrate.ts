@@ -4,7 +4,7 @@ import type { ClientBase } from 'pg';
 import { silentLogger, type Logger } from '../shared/logger.js';
 import type { Database } from './database.js';
 
-/** `migrations/` at the project root: two levels above this file in src/storage/ and in dist/storage/. */
+/** `migrations/` at the project root: two levels above this file in src/store/ and in dist/store/. */
 export const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), '../../migrations');
 
 /** node-pg-migrate's default table name, so its CLI reads the same history. */

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { describeDatabaseCases } from '../../test/storage/database-cases.js';
+import { describeDatabaseCases } from '../../test/store/database-cases.js';
 import { openEmbedded } from './open-embedded.js';
 
 const root = mkdtempSync(join(tmpdir(), 'autotier-pglite-'));

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRecordingLogger, type Logger } from '../../src/shared/logger.js';
-import { openPostgres } from '../../src/storage/open-postgres.js';
+import { openPostgres } from '../../src/store/open-postgres.js';
 import { findPostgresBin, startPostgresServer, type PostgresServer } from '../helpers/postgres-server.js';
 import { describeDatabaseCases } from './database-cases.js';
 
