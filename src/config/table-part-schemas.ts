@@ -168,6 +168,18 @@ export const deploymentSchema = z
     responses: z.boolean().default(false),
     /** Relative compute cost of one token here, for eval cost estimates. @default 1 */
     cost_weight: z.number().nonnegative().default(1),
+    /**
+     * What a million tokens cost here, in the fleet's own currency unit (docs/costs.md derives one
+     * from a GPU's hourly cost and its measured throughput): every attempt and request routed here is
+     * charged prompt and completion tokens at these prices. Absent: its cost is unknown, never 0.
+     */
+    price: z
+      .object({
+        input_per_million: z.number().nonnegative().finite(),
+        output_per_million: z.number().nonnegative().finite(),
+      })
+      .strict()
+      .optional(),
     /** When the deployment takes traffic (e.g. a CUDA server that sleeps at night); always when absent. */
     availability: availabilitySchema.optional(),
     limits: deploymentLimitsSchema.optional(),
