@@ -24,7 +24,7 @@ export interface RequestRow {
   promptTokens: number | null;
   completionTokens: number | null;
   usageState: UsageState;
-  /** US dollars. */
+  /** In the unit of the deployments' prices (docs/costs.md); null when a deployment has none. */
   cost: number | null;
 }
 
@@ -44,7 +44,7 @@ export interface AttemptRow {
   /** Time to first token, ms. */
   ttftMs: number | null;
   durationMs: number | null;
-  /** US dollars. */
+  /** In the unit of the deployments' prices (docs/costs.md); null when a deployment has none. */
   cost: number | null;
 }
 
