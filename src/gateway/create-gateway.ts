@@ -71,7 +71,18 @@ export function createGateway(options: GatewayOptions): GatewayWithSettle {
   const settle = createSettle({ clock, observer, onStage });
   const run = { clock, onStage };
 
+  /** One decide input per request: classify and plan read the same one (the session key is hashed once). */
+  const decideInputs = new WeakMap<Exchange, DecideInput>();
   function toChatDecideInput(request: ChatRequest, exchange: Exchange): DecideInput {
+    let input = decideInputs.get(exchange);
+    if (input === undefined) {
+      input = makeChatDecideInput(request, exchange);
+      decideInputs.set(exchange, input);
+    }
+    return input;
+  }
+
+  function makeChatDecideInput(request: ChatRequest, exchange: Exchange): DecideInput {
     const loaded = need(exchange.loaded, 'loaded', 'classify');
     const { table } = loaded;
     const { key } = exchange;

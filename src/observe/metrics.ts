@@ -54,6 +54,7 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
     buckets: PIPELINE_BUCKETS,
     registers,
   });
+  const stageChildren = new Map<string, ReturnType<typeof requestStages.labels>>();
   const attempts = new Counter({
     name: 'autotier_upstream_attempts_total',
     help: 'Upstream attempts by deployment and outcome',
@@ -153,7 +154,14 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
       if (attempt.called && attempt.fallback) fallbacks.inc({ tier: attempt.tier });
     },
     onStage(timing) {
-      requestStages.observe({ stage: timing.stage, endpoint: timing.endpoint }, timing.ms / 1000);
+      // a child per stage and endpoint (both fixed lists), so an observation hashes no labels
+      const name = `${timing.stage}\u0000${timing.endpoint}`;
+      let child = stageChildren.get(name);
+      if (child === undefined) {
+        child = requestStages.labels({ stage: timing.stage, endpoint: timing.endpoint });
+        stageChildren.set(name, child);
+      }
+      child.observe(timing.ms / 1000);
     },
     onRequest(summary) {
       if (summary.outcome === 'rejected')
