@@ -67,17 +67,30 @@ export async function startEmbeddedHost(
     serialization: 'advanced',
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
-  forwardOutput(child, options.logger);
+  const { logger } = options;
+  const report = (line: string): void =>
+    logger ? logger.error(line) : void process.stderr.write(`${line}\n`);
+  forwardOutput(child, logger);
   const pending = new Map<number, Pending>();
   let nextId = 1;
   let gone: Error | undefined;
+  // The child keeps this process running only while a request waits for its reply (or close waits
+  // for its exit), as an in-process PGlite did: a process that is otherwise done may end, and the
+  // child sees its channel close and exits too.
+  const busy = (): void => {
+    child.ref();
+    child.channel?.ref();
+  };
   const idle = (): void => {
-    if (pending.size === 0) child.channel?.unref();
+    if (pending.size > 0) return;
+    child.unref();
+    child.channel?.unref();
   };
 
   let opened!: () => void;
+  let notOpened!: (error: Error) => void;
   let openFailed: EmbeddedDatabaseError | undefined;
-  const ready = new Promise<void>((resolve) => (opened = resolve));
+  const ready = new Promise<void>((resolve, reject) => ((opened = resolve), (notOpened = reject)));
   const disconnected = new Promise<void>((resolve) => child.once('disconnect', resolve));
   const exited = new Promise<Error>((resolve) => {
     child.once('exit', (code, signal) => {
@@ -91,10 +104,12 @@ export async function startEmbeddedHost(
       });
     });
   });
-  // A failed spawn emits 'error' and then 'exit'; a failed send is answered through its callback.
-  child.on('error', (error) =>
-    options.logger?.error('pglite: child process error', { message: error.message }),
-  );
+  void exited.then(notOpened);
+  // A failed spawn emits 'error' and no 'exit'; a failed send is answered through its callback.
+  child.on('error', (error) => {
+    notOpened(error);
+    report(`pglite: the child process failed: ${error.message}`);
+  });
   child.on('message', (message: HostMessage) => {
     if (message.type === 'ready') return opened();
     if (message.type === 'failed') return void (openFailed = new EmbeddedDatabaseError(message.error));
@@ -106,9 +121,7 @@ export async function startEmbeddedHost(
     else request.resolve(message.result);
   });
 
-  const failure = await Promise.race([ready.then(() => undefined), exited]);
-  if (failure !== undefined) throw failure;
-  child.unref();
+  await ready;
   idle();
 
   return {
@@ -118,7 +131,7 @@ export async function startEmbeddedHost(
       const id = nextId++;
       return new Promise<HostResult>((resolve, reject) => {
         pending.set(id, { resolve, reject });
-        child.channel?.ref();
+        busy();
         const sent = (error: Error | null): void => {
           if (error === null || !pending.delete(id)) return;
           idle();
@@ -138,6 +151,7 @@ export async function startEmbeddedHost(
       });
     },
     disconnect: async () => {
+      busy();
       if (child.connected) child.disconnect();
       await exited;
     },
