@@ -1,6 +1,9 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { describeDatabaseCases } from '../../test/store/database-cases.js';
 import { openEmbedded } from './open-embedded.js';
@@ -44,6 +47,18 @@ describe('the PGlite child process', () => {
     expect(isAlive(db.pid)).toBe(false);
     await expect(db.query('SELECT 1')).rejects.toThrow('the embedded database is closed');
     await db.close();
+  });
+
+  it('lets a process that never closed it end by itself', async () => {
+    const script = fileURLToPath(new URL('../../test/store/embedded-left-open.ts', import.meta.url));
+    const child = spawn(process.execPath, ['--import', 'tsx', script, shared], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const [code] = (await once(child, 'exit')) as [number | null];
+    expect(code).toBe(0);
+    expect(output).toMatch(/^closed \d+\nleft open \d+\n$/);
   });
 
   it('hands PostgreSQL error fields back with the error', async () => {
