@@ -9,7 +9,7 @@
 import { mkdir } from 'node:fs/promises';
 import { PGlite, type Results } from '@electric-sql/pglite';
 import { toHostError, type HostMessage, type HostRequest, type HostResult } from './embedded-protocol.js';
-import { createSerialQueue } from './serial-queue.js';
+import { createSerialQueue, type SerialQueue } from './serial-queue.js';
 
 /**
  * Small shared buffers (PostgreSQL's default is 128MB): the ledger's inserts and rollups do not need
@@ -45,14 +45,11 @@ async function run(pglite: PGlite, request: HostRequest): Promise<HostResult> {
   }
 }
 
-const inTurn = createSerialQueue();
-let pglite: PGlite | undefined;
-
-function serve(database: PGlite): void {
+function serve(pglite: PGlite, inTurn: SerialQueue): void {
   process.on('message', (request: HostRequest) => {
     void inTurn(async () => {
       try {
-        send({ type: 'reply', id: request.id, result: await run(database, request) });
+        send({ type: 'reply', id: request.id, result: await run(pglite, request) });
       } catch (error) {
         send({ type: 'reply', id: request.id, error: toHostError(error) });
       }
@@ -61,15 +58,33 @@ function serve(database: PGlite): void {
   send({ type: 'ready' });
 }
 
+/** Opens PGlite on `dir` and serves the parent until it disconnects; then closes PGlite and exits. */
+function host(dir: string): void {
+  const inTurn = createSerialQueue();
+  let pglite: PGlite | undefined;
+  process.once('disconnect', () => {
+    setTimeout(() => process.exit(1), CLOSE_GRACE_MS).unref();
+    void inTurn(async () => {
+      if (pglite !== undefined && !pglite.closed) await pglite.close();
+    }).finally(() => process.exit(0));
+  });
+  void inTurn(async () => {
+    try {
+      await mkdir(dir, { recursive: true });
+      pglite = await PGlite.create(dir, { postgresqlconf: POSTGRESQL_CONF });
+    } catch (error) {
+      process.stderr.write(`embedded-host: could not open PGlite on ${dir}: ${String(error)}\n`);
+      // Exits once the message is out: exiting at once could cut it off.
+      const failed: HostMessage = { type: 'failed', error: toHostError(error) };
+      process.send?.(failed, undefined, {}, () => process.exit(1));
+      return;
+    }
+    serve(pglite, inTurn);
+  });
+}
+
 process.on('SIGINT', () => undefined);
 process.on('SIGTERM', () => undefined);
-process.once('disconnect', () => {
-  setTimeout(() => process.exit(1), CLOSE_GRACE_MS).unref();
-  void inTurn(async () => {
-    if (pglite !== undefined && !pglite.closed) await pglite.close();
-  }).finally(() => process.exit(0));
-});
-
 const dir = process.argv[2];
 if (dir === undefined || process.send === undefined) {
   process.stderr.write(
@@ -77,17 +92,4 @@ if (dir === undefined || process.send === undefined) {
   );
   process.exit(2);
 }
-void inTurn(async () => {
-  try {
-    await mkdir(dir, { recursive: true });
-    pglite = await PGlite.create(dir, { postgresqlconf: POSTGRESQL_CONF });
-  } catch (error) {
-    process.stderr.write(`embedded-host: could not open PGlite on ${dir}: ${String(error)}\n`);
-    // Exits once the message is out: exiting at once could cut it off.
-    process.send?.({ type: 'failed', error: toHostError(error) } satisfies HostMessage, undefined, {}, () =>
-      process.exit(1),
-    );
-    return;
-  }
-  serve(pglite);
-});
+host(dir);
