@@ -73,6 +73,10 @@ describe('the PGlite child process', () => {
         detail: 'Key (name)=(a) already exists.',
       });
       await expect(db.query('SELECT 1 / 0')).rejects.toMatchObject({ code: '22012' });
+      await expect(db.query('SELECT $1::text', [Symbol('not cloneable')])).rejects.toThrow(
+        /could not send to the embedded database's process .*Symbol/,
+      );
+      expect((await db.query('SELECT $1::int AS n', [7])).rows).toEqual([{ n: 7 }]);
     } finally {
       await db.close();
     }

@@ -34,6 +34,44 @@ interface Pending {
   reject: (error: Error) => void;
 }
 
+/**
+ * The requests waiting for their replies, by id. The child keeps this process running only while
+ * one waits (or close() waits for its exit), as an in-process PGlite did: a process that is
+ * otherwise done may end, and then the child sees its channel close and exits too.
+ */
+function createPendingRequests(child: ChildProcess) {
+  const waiting = new Map<number, Pending>();
+  let nextId = 1;
+  const hold = (): void => {
+    child.ref();
+    child.channel?.ref();
+  };
+  const release = (): void => {
+    if (waiting.size > 0) return;
+    child.unref();
+    child.channel?.unref();
+  };
+  return {
+    hold,
+    release,
+    add(pending: Pending): number {
+      waiting.set(nextId, pending);
+      hold();
+      return nextId++;
+    },
+    take(id: number): Pending | undefined {
+      const pending = waiting.get(id);
+      waiting.delete(id);
+      release();
+      return pending;
+    },
+    rejectAll(error: Error): void {
+      for (const pending of waiting.values()) pending.reject(error);
+      waiting.clear();
+    },
+  };
+}
+
 function forwardLines(stream: Readable | null, write: (line: string) => void): void {
   if (stream === null) return;
   createInterface({ input: stream, crlfDelay: Infinity }).on('line', write);
@@ -71,40 +109,25 @@ export async function startEmbeddedHost(
   const report = (line: string): void =>
     logger ? logger.error(line) : void process.stderr.write(`${line}\n`);
   forwardOutput(child, logger);
-  const pending = new Map<number, Pending>();
-  let nextId = 1;
+  const pending = createPendingRequests(child);
   let gone: Error | undefined;
-  // The child keeps this process running only while a request waits for its reply (or close waits
-  // for its exit), as an in-process PGlite did: a process that is otherwise done may end, and the
-  // child sees its channel close and exits too.
-  const busy = (): void => {
-    child.ref();
-    child.channel?.ref();
-  };
-  const idle = (): void => {
-    if (pending.size > 0) return;
-    child.unref();
-    child.channel?.unref();
-  };
-
   let opened!: () => void;
   let notOpened!: (error: Error) => void;
   let openFailed: EmbeddedDatabaseError | undefined;
   const ready = new Promise<void>((resolve, reject) => ((opened = resolve), (notOpened = reject)));
   const disconnected = new Promise<void>((resolve) => child.once('disconnect', resolve));
-  const exited = new Promise<Error>((resolve) => {
+  const exited = new Promise<void>((resolve) => {
     child.once('exit', (code, signal) => {
       // The channel closes after the last message was read: replies sent before a crash still
       // resolve their requests. ('close' would wait for that too, but is not always emitted.)
       void (child.connected ? disconnected : Promise.resolve()).then(() => {
         gone = openFailed ?? new Error(describeExit(child.pid, code, signal));
-        for (const request of pending.values()) request.reject(gone);
-        pending.clear();
-        resolve(gone);
+        pending.rejectAll(gone);
+        notOpened(gone);
+        resolve();
       });
     });
   });
-  void exited.then(notOpened);
   // A failed spawn emits 'error' and no 'exit'; a failed send is answered through its callback.
   child.on('error', (error) => {
     notOpened(error);
@@ -113,45 +136,36 @@ export async function startEmbeddedHost(
   child.on('message', (message: HostMessage) => {
     if (message.type === 'ready') return opened();
     if (message.type === 'failed') return void (openFailed = new EmbeddedDatabaseError(message.error));
-    const request = pending.get(message.id);
-    if (request === undefined) return;
-    pending.delete(message.id);
-    idle();
-    if ('error' in message) request.reject(new EmbeddedDatabaseError(message.error));
-    else request.resolve(message.result);
+    const request = pending.take(message.id);
+    if ('error' in message) request?.reject(new EmbeddedDatabaseError(message.error));
+    else request?.resolve(message.result);
   });
 
   await ready;
-  idle();
+  pending.release();
+  const unsent = (error: Error): Error =>
+    gone ??
+    new Error(`could not send to the embedded database's process (pid ${child.pid}): ${error.message}`);
 
   return {
     pid: child.pid!,
     request: (operation) => {
       if (gone !== undefined) return Promise.reject(gone);
-      const id = nextId++;
       return new Promise<HostResult>((resolve, reject) => {
-        pending.set(id, { resolve, reject });
-        busy();
-        const sent = (error: Error | null): void => {
-          if (error === null || !pending.delete(id)) return;
-          idle();
-          reject(
-            gone ??
-              new Error(
-                `could not reach the embedded database's process (pid ${child.pid}): ${error.message}`,
-              ),
-          );
+        const id = pending.add({ resolve, reject });
+        const failed = (error: Error | null): void => {
+          if (error !== null && pending.take(id) !== undefined) reject(unsent(error));
         };
         try {
-          child.send({ ...operation, id }, sent);
+          child.send({ ...operation, id }, failed);
         } catch (error) {
           // Values the structured clone cannot copy (functions, symbols) throw here.
-          sent(error instanceof Error ? error : new Error(String(error)));
+          failed(error instanceof Error ? error : new Error(String(error)));
         }
       });
     },
     disconnect: async () => {
-      busy();
+      pending.hold();
       if (child.connected) child.disconnect();
       await exited;
     },
