@@ -11,7 +11,12 @@ interface Row {
 }
 
 /** An idempotent sink like the database's inserts: keeps each id once, in the order first written. */
-function createSink(): LedgerSink<Row> & { up: boolean; ids: number[]; writes: number; failAfter: number | undefined } {
+function createSink(): LedgerSink<Row> & {
+  up: boolean;
+  ids: number[];
+  writes: number;
+  failAfter: number | undefined;
+} {
   const seen = new Set<number>();
   const sink = {
     up: true,
