@@ -104,10 +104,17 @@ describe('compareRuns', () => {
       next: 220,
       changePercent: 10,
       pairedChangePercent: 10,
+      newHigher: 3,
+      rounds: 3,
     });
     // per round +50%, +25%, +16.7%: the paired median is the middle one
-    expect(auto?.metrics.p50Ms).toEqual({ base: 2, next: 2.5, changePercent: 25, pairedChangePercent: 25 });
-    expect(auto?.metrics.p99Ms.changePercent).toBe(0);
+    expect(auto?.metrics.p50Ms).toMatchObject({
+      base: 2,
+      next: 2.5,
+      changePercent: 25,
+      pairedChangePercent: 25,
+    });
+    expect(auto?.metrics.p99Ms).toMatchObject({ changePercent: 0, newHigher: 0, rounds: 3 });
   });
 
   it('subtracts the direct run of the same round for the added latency', () => {
@@ -135,6 +142,6 @@ describe('compareRuns', () => {
   it('prints one row per model and metric with signed changes', () => {
     const text = formatComparison(compareRuns(runs, ['auto']));
     expect(text.split('\n')).toHaveLength(6);
-    expect(text).toMatch(/auto\s+CPU us\/request\s+200\s+220\s+\+10\.0%\s+\+10\.0%/);
+    expect(text).toMatch(/auto\s+CPU us\/request\s+200\s+220\s+\+10\.0%\s+\+10\.0%\s+3\/3/);
   });
 });

@@ -103,6 +103,9 @@ export interface MetricComparison {
   changePercent: number | null;
   /** Median over rounds of each round's own (new - base) / base, in percent to 0.1. */
   pairedChangePercent: number | null;
+  /** Rounds in which new measured higher than base, of `rounds` (about half when nothing changed). */
+  newHigher: number;
+  rounds: number;
 }
 
 export interface ModelComparison {
@@ -187,6 +190,8 @@ function compareMetric(
     next: nextMedian,
     changePercent: percentChange(baseMedian, nextMedian),
     pairedChangePercent: paired.length === 0 ? null : Math.round(median(paired) * 10) / 10,
+    newHigher: pairs.filter(([value, other]) => other > value).length,
+    rounds: pairs.length,
   };
 }
 
@@ -198,9 +203,12 @@ const LABELS: Record<Metric, string> = {
   addedP99Ms: 'added p99 ms',
 };
 
-/** A plain-text table: per model and metric, base -> new, change of the medians, median paired change. */
+/**
+ * A plain-text table: per model and metric, base -> new, change of the medians, median paired change
+ * and the rounds in which new measured higher.
+ */
 export function formatComparison(comparisons: readonly ModelComparison[]): string {
-  const rows = [['model', 'metric', 'base', 'new', 'change', 'paired']];
+  const rows = [['model', 'metric', 'base', 'new', 'change', 'paired', 'new higher']];
   for (const comparison of comparisons)
     for (const metric of METRICS) {
       const value = comparison.metrics[metric];
@@ -211,6 +219,7 @@ export function formatComparison(comparisons: readonly ModelComparison[]): strin
         String(value.next),
         toPercentText(value.changePercent),
         toPercentText(value.pairedChangePercent),
+        `${value.newHigher}/${value.rounds}`,
       ]);
     }
   const widths =
