@@ -1,4 +1,4 @@
-import type { LatencyResult, LoadRunner } from './load.js';
+import type { LatencyResult, LoadRunner, Target } from './load.js';
 import type { NamedTarget, RouteName } from './routes.js';
 import { median, rotate, round3 } from './stats.js';
 
@@ -49,18 +49,14 @@ export async function measureOverhead(options: {
   for (let round = 0; round < options.rounds; round += 1) {
     const order = rotate(options.targets, round);
     for (const target of order) {
-      const before = options.cpuMsOf?.(target.name);
-      const result = await options.runner.latency({
-        ...target,
-        requests: options.requests,
-        warmup: options.warmup,
-        maxDurationSeconds: options.maxDurationSeconds,
+      const { result, cpuUsPerRequest } = await measureRun({
+        ...options,
+        target,
+        cpuMs: () => options.cpuMsOf?.(target.name),
       });
-      const after = options.cpuMsOf?.(target.name);
       results.set(target.name, [...(results.get(target.name) ?? []), result]);
-      const served = result.ok + result.errors + result.non2xx + options.warmup;
-      if (before !== undefined && after !== undefined && served > 0)
-        cpu.set(target.name, [...(cpu.get(target.name) ?? []), ((after - before) * 1000) / served]);
+      if (cpuUsPerRequest !== undefined)
+        cpu.set(target.name, [...(cpu.get(target.name) ?? []), cpuUsPerRequest]);
     }
   }
   const direct = results.get('direct') ?? [];
@@ -87,6 +83,38 @@ export async function measureOverhead(options: {
     requests: options.requests,
     fewestMeasured: Math.min(...[...results.values()].flat().map((run) => run.ok)),
   };
+}
+
+/** One concurrency-1 run of a target and its server's CPU time per served request. */
+export interface MeasuredRun {
+  result: LatencyResult;
+  /** CPU microseconds per request (warm-up included); undefined when not measured. */
+  cpuUsPerRequest: number | undefined;
+}
+
+/**
+ * One concurrency-1 run: `requests` measured after `warmup`, with the serving process's CPU time
+ * (`cpuMs`, ms used so far) read before and after, divided over every request it served.
+ */
+export async function measureRun(options: {
+  runner: LoadRunner;
+  target: Target;
+  requests: number;
+  warmup: number;
+  maxDurationSeconds: number;
+  cpuMs?: () => number | undefined;
+}): Promise<MeasuredRun> {
+  const before = options.cpuMs?.();
+  const result = await options.runner.latency({
+    ...options.target,
+    requests: options.requests,
+    warmup: options.warmup,
+    maxDurationSeconds: options.maxDurationSeconds,
+  });
+  const after = options.cpuMs?.();
+  const served = result.ok + result.errors + result.non2xx + options.warmup;
+  const measured = before !== undefined && after !== undefined && served > 0;
+  return { result, cpuUsPerRequest: measured ? ((after - before) * 1000) / served : undefined };
 }
 
 function failures(runs: readonly LatencyResult[]): number {
