@@ -48,10 +48,13 @@ describe('metrics, logs and state after a known sequence of requests', () => {
   it('times every stage each request ran through: the unknown model stops in classify, settle ends all four', async () => {
     const text = await (await fetch(`${stack.url}/metrics`)).text();
     const count = (stage: string): number =>
-      sample(text, 'autotier_request_stage_seconds_count', { stage, endpoint: 'chat' });
+      sample(text, 'autotier_request_stage_runs_total', { stage, endpoint: 'chat' });
     expect(['authenticate', 'parse', 'admit', 'classify'].map(count)).toEqual([4, 4, 4, 4]);
     expect(['plan', 'reserve', 'balance', 'answer'].map(count)).toEqual([3, 3, 3, 3]);
     expect(count('settle')).toBe(4);
+    expect(
+      sample(text, 'autotier_request_stage_seconds_total', { stage: 'balance', endpoint: 'chat' }),
+    ).toBeGreaterThan(0);
   });
 
   it('writes one line per request and per attempt, with confirmed token usage', () => {
