@@ -42,6 +42,19 @@ function loadGc(): GcFunction {
  */
 export function releaseStartupMemory(): void {
   loadGc()({ type: 'major', execution: 'sync', flavor: 'last-resort' });
+  growYoungGenerationFast();
+}
+
+/**
+ * The young generation that the last-resort collection shrank (to 1 MiB) grows again only by V8's
+ * growth factor (2) each time it finds it too small, so under load the server would scavenge every
+ * megabyte or so for a long while: measured +15% CPU per request at concurrency 1 against a server
+ * whose young generation stayed at its maximum. A factor of 32 takes it back to its maximum (16 MiB
+ * per semispace) at the first growth under load, while an idle server keeps the small one. V8 reads
+ * this flag when it grows the young generation, so setting it at run time takes effect.
+ */
+function growYoungGenerationFast(): void {
+  setFlagsFromString('--semi-space-growth-factor=32');
 }
 
 /**
