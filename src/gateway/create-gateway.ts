@@ -61,13 +61,8 @@ export function createGateway(options: GatewayOptions): GatewayWithSettle {
   );
   /** The table's `classifier.rules`, compiled on the first request after a load. */
   const tableRules = perTable((loaded) => compileTableRules(loaded.table.classifier.rules));
-  const onStage: StageListener = (event) =>
-    observer.onStage?.({
-      stage: event.stage,
-      endpoint: event.exchange.endpoint,
-      ms: event.ms,
-      failed: event.error !== undefined,
-    });
+  // the event is the observer's StageTiming as it is: no second object per stage
+  const onStage: StageListener = (event) => observer.onStage?.(event);
   const settle = createSettle({ clock, observer, onStage });
   const run = { clock, onStage };
 

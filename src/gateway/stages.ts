@@ -9,9 +9,10 @@ export interface Stage<T = unknown> {
   run(exchange: Exchange<T>): Promise<void> | void;
 }
 
-/** A stage that ran: how long it took and the error it threw, if any. */
+/** A stage that ran: its endpoint, how long it took and the error it threw, if any (an observer's StageTiming, and the exchange). */
 export interface StageEvent {
   stage: StageName;
+  endpoint: Exchange['endpoint'];
   exchange: Exchange;
   ms: number;
   error: unknown;
@@ -46,7 +47,7 @@ export async function runStages<T>(
       const ms = ended - started;
       started = ended;
       exchange.timings[stage.name] = ms;
-      onStage?.({ stage: stage.name, exchange, ms, error });
+      onStage?.({ stage: stage.name, endpoint: exchange.endpoint, exchange, ms, error });
     }
   }
 }

@@ -50,7 +50,16 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
    * ratio is the mean): nine stages per request make a histogram's per-observation work show in the
    * CPU per request, so the totals are kept in plain numbers and handed over at scrape time.
    */
-  const stageTotals = new Map<string, { stage: string; endpoint: string; seconds: number; runs: number }>();
+  interface StageTotal {
+    stage: string;
+    endpoint: string;
+    seconds: number;
+    runs: number;
+  }
+  const stageTotals = new Map<string, Map<string, StageTotal>>();
+  const allTotals = function* (): Generator<StageTotal> {
+    for (const byEndpoint of stageTotals.values()) yield* byEndpoint.values();
+  };
   new Counter({
     name: 'autotier_request_stage_seconds_total',
     help: "Time spent in each stage of the request pipeline (a stream's answer stage ends when it commits)",
@@ -58,7 +67,7 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
     registers,
     collect() {
       this.reset();
-      for (const total of stageTotals.values())
+      for (const total of allTotals())
         this.inc({ stage: total.stage, endpoint: total.endpoint }, total.seconds);
     },
   });
@@ -69,8 +78,7 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
     registers,
     collect() {
       this.reset();
-      for (const total of stageTotals.values())
-        this.inc({ stage: total.stage, endpoint: total.endpoint }, total.runs);
+      for (const total of allTotals()) this.inc({ stage: total.stage, endpoint: total.endpoint }, total.runs);
     },
   });
   const attempts = new Counter({
@@ -173,11 +181,15 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
     },
     onStage(timing) {
       // one entry per stage and endpoint (both fixed lists)
-      const name = `${timing.stage}\u0000${timing.endpoint}`;
-      let total = stageTotals.get(name);
+      let byEndpoint = stageTotals.get(timing.stage);
+      if (byEndpoint === undefined) {
+        byEndpoint = new Map();
+        stageTotals.set(timing.stage, byEndpoint);
+      }
+      let total = byEndpoint.get(timing.endpoint);
       if (total === undefined) {
         total = { stage: timing.stage, endpoint: timing.endpoint, seconds: 0, runs: 0 };
-        stageTotals.set(name, total);
+        byEndpoint.set(timing.endpoint, total);
       }
       total.seconds += timing.ms / 1000;
       total.runs += 1;

@@ -91,8 +91,8 @@ export interface StageTiming {
   stage: string;
   endpoint: EndpointName;
   ms: number;
-  /** True when the stage ended the request with an error. */
-  failed: boolean;
+  /** What the stage threw (it ended the request); undefined when it did not throw. */
+  error: unknown;
 }
 
 /**

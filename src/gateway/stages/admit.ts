@@ -9,11 +9,13 @@ import type { Stage } from '../stages.js';
 export function admitStage(limiter: KeyLimiter, options: { checkTokens: boolean }): Stage {
   return {
     name: 'admit',
-    async run(exchange) {
+    run(exchange) {
       const { key } = exchange;
-      if (key === undefined) return;
-      await limiter.admitRequest(key);
-      if (options.checkTokens) await limiter.checkTokens(key);
+      // open mode: nothing to wait for, so no promise
+      if (key === undefined) return undefined;
+      return options.checkTokens
+        ? limiter.admitRequest(key).then(() => limiter.checkTokens(key))
+        : limiter.admitRequest(key);
     },
   };
 }

@@ -4,7 +4,7 @@ import { acquireRequestSlot } from '../../policy/key-concurrency.js';
 import type { RouteDecision } from '../../routing/decide-route.js';
 import type { StateStore } from '../../state/state-store.js';
 import { toSpendBound } from '../spend-bound.js';
-import { need } from '../exchange.js';
+import { need, type Exchange } from '../exchange.js';
 import type { RoutedEndpoint, StreamFlags } from '../routed-endpoint.js';
 import type { Stage } from '../stages.js';
 
@@ -67,16 +67,20 @@ export function reserveStage<T extends StreamFlags>(
   endpoint: RoutedEndpoint<T>,
   services: { store: StateStore; limiter: KeyLimiter },
 ): Stage<T> {
+  const reserveFor = async (exchange: Exchange<T>, key: ApiKeyConfig): Promise<void> => {
+    exchange.admission = await admitKey(services, key, {
+      decision: need(exchange.decision, 'decision', 'reserve'),
+      stream: exchange.stream,
+      sequences: endpoint.sequences(need(exchange.request, 'request', 'reserve')),
+    });
+  };
   return {
     name: 'reserve',
-    async run(exchange) {
+    run(exchange) {
       const { key } = exchange;
-      if (key === undefined) return;
-      exchange.admission = await admitKey(services, key, {
-        decision: need(exchange.decision, 'decision', 'reserve'),
-        stream: exchange.stream,
-        sequences: endpoint.sequences(need(exchange.request, 'request', 'reserve')),
-      });
+      // open mode: nothing to reserve, so no promise
+      if (key === undefined) return undefined;
+      return reserveFor(exchange, key);
     },
   };
 }

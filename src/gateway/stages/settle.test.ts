@@ -91,7 +91,7 @@ describe('settle', () => {
       completionTokens: 7,
       tokenStatus: 'confirmed',
     });
-    expect(events).toEqual([{ stage: 'settle', exchange, ms: 0, error: undefined }]);
+    expect(events).toEqual([{ stage: 'settle', endpoint: 'chat', exchange, ms: 0, error: undefined }]);
     expect(exchange.timings.settle).toBe(0);
   });
 
@@ -108,7 +108,7 @@ describe('settle', () => {
       errorMessage: 'rate limit reached: 1 rpm',
       promptTokens: undefined,
     });
-    expect(events).toEqual([{ stage: 'settle', exchange, ms: 0, error }]);
+    expect(events).toEqual([{ stage: 'settle', endpoint: 'chat', exchange, ms: 0, error }]);
   });
 
   it('runs once: a second settle of the same exchange does nothing', () => {

@@ -142,6 +142,6 @@ export function createSettle(options: {
     }
     const ms = clock.now() - started;
     exchange.timings.settle = ms;
-    onStage?.({ stage: 'settle', exchange, ms, error: outcome.error });
+    onStage?.({ stage: 'settle', endpoint: exchange.endpoint, exchange, ms, error: outcome.error });
   };
 }
