@@ -128,24 +128,44 @@ export function createGateway(options: GatewayOptions): GatewayWithSettle {
     toChatDecideInput,
   };
 
-  /** An endpoint's stage list, built once per endpoint. */
-  const stageLists = new WeakMap<object, unknown>();
-  function toStages<T extends StreamFlags>(endpoint: RoutedEndpoint<T>): readonly Stage<T>[] {
-    const known = stageLists.get(endpoint) as readonly Stage<T>[] | undefined;
-    if (known !== undefined) return known;
+  /** parse, admit, classify (when the endpoint has one) and plan: an endpoint's stages up to its decision. */
+  function toDecisionStages<T extends StreamFlags>(
+    endpoint: RoutedEndpoint<T>,
+    admit: { checkTokens: boolean },
+  ): Stage<T>[] {
     const classify = classifyStage(endpoint, parts);
-    const stages: Stage<T>[] = [
+    return [
       parseStage(endpoint, options.table),
-      admitStage(limiter, { checkTokens: false }),
+      admitStage(limiter, admit),
       ...(classify === undefined ? [] : [classify]),
       planStage(endpoint, parts),
-      reserveStage(endpoint, { store, limiter }),
-      balanceStage(endpoint, { balancer: options.balancer, onCommitted: recordSession }),
-      answerStage(endpoint, { clock, settle }),
     ];
-    stageLists.set(endpoint, stages);
-    return stages;
   }
+
+  /** A stage list per endpoint, built on its first request and kept. */
+  function perEndpoint(
+    build: <T extends StreamFlags>(endpoint: RoutedEndpoint<T>) => Stage<T>[],
+  ): <T extends StreamFlags>(endpoint: RoutedEndpoint<T>) => readonly Stage<T>[] {
+    const lists = new WeakMap<object, unknown>();
+    return <T extends StreamFlags>(endpoint: RoutedEndpoint<T>): readonly Stage<T>[] => {
+      const known = lists.get(endpoint) as readonly Stage<T>[] | undefined;
+      if (known !== undefined) return known;
+      const stages = build(endpoint);
+      lists.set(endpoint, stages);
+      return stages;
+    };
+  }
+
+  /** A routed endpoint's whole list: up to its decision, then reserve, balance and answer. */
+  const toStages = perEndpoint((endpoint) => [
+    ...toDecisionStages(endpoint, { checkTokens: false }),
+    reserveStage(endpoint, { store, limiter }),
+    balanceStage(endpoint, { balancer: options.balancer, onCommitted: recordSession }),
+    answerStage(endpoint, { clock, settle }),
+  ]);
+
+  /** /v1/route: up to the decision, and a key with no tokens left is refused (nothing is reserved). */
+  const toExplainStages = perEndpoint((endpoint) => toDecisionStages(endpoint, { checkTokens: true }));
 
   /**
    * The one path of every routed request: its stages in order, then settle, once, whatever happens:
@@ -167,22 +187,6 @@ export function createGateway(options: GatewayOptions): GatewayWithSettle {
       settle(exchange, { status: error instanceof RouterError ? error.status : 500, error });
       throw error;
     }
-  }
-
-  /** An endpoint's stages up to its decision, for /v1/route, built once per endpoint. */
-  const explainLists = new WeakMap<object, unknown>();
-  function toExplainStages<T extends StreamFlags>(endpoint: RoutedEndpoint<T>): readonly Stage<T>[] {
-    const known = explainLists.get(endpoint) as readonly Stage<T>[] | undefined;
-    if (known !== undefined) return known;
-    const classify = classifyStage(endpoint, parts);
-    const stages: Stage<T>[] = [
-      parseStage(endpoint, options.table),
-      admitStage(limiter, { checkTokens: true }),
-      ...(classify === undefined ? [] : [classify]),
-      planStage(endpoint, parts),
-    ];
-    explainLists.set(endpoint, stages);
-    return stages;
   }
 
   /**
