@@ -26,27 +26,10 @@ import { measureRun } from './measure-overhead.js';
 import { readTreeCpuMs } from './process-tree.js';
 import { startSimulator } from './simulator.js';
 import { verifyTargets } from './verify-routes.js';
+import { startBenchRun } from './bench-run.js';
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
-const started = performance.now();
-const log = (message: string): void => {
-  const seconds = ((performance.now() - started) / 1000).toFixed(0).padStart(4);
-  process.stderr.write(`[compare ${seconds} s] ${message}\n`);
-};
-
-/** Undo actions, run last-in first-out on success, error, SIGINT and SIGTERM. */
-const cleanups: (() => unknown)[] = [];
-async function cleanUp(): Promise<void> {
-  for (let action = cleanups.pop(); action !== undefined; action = cleanups.pop()) {
-    try {
-      await action();
-    } catch (error) {
-      log(`cleanup failed: ${(error as Error).message}`);
-    }
-  }
-}
-for (const signal of ['SIGINT', 'SIGTERM'] as const)
-  process.once(signal, () => void cleanUp().then(() => process.exit(130)));
+const { started, log, cleanups, cleanUp } = startBenchRun('compare');
 
 interface Build {
   name: BuildName;

@@ -25,6 +25,7 @@ import { profileAutotier } from './profile-autotier.js';
 import { toReport } from './report.js';
 import { toTargets } from './routes.js';
 import { verifyTargets } from './verify-routes.js';
+import { startBenchRun } from './bench-run.js';
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 const { values: flags } = parseArgs({
@@ -41,25 +42,7 @@ const { values: flags } = parseArgs({
   },
 });
 const settings: BenchSettings = flags.quick ? QUICK_SETTINGS : FULL_SETTINGS;
-const benchStarted = performance.now();
-const log = (message: string): void => {
-  const seconds = ((performance.now() - benchStarted) / 1000).toFixed(0).padStart(3);
-  process.stderr.write(`[bench ${seconds} s] ${message}\n`);
-};
-
-/** Undo actions, run last-in first-out on success, error, SIGINT and SIGTERM. */
-const cleanups: (() => unknown)[] = [];
-async function cleanUp(): Promise<void> {
-  for (let action = cleanups.pop(); action !== undefined; action = cleanups.pop()) {
-    try {
-      await action();
-    } catch (error) {
-      log(`cleanup failed: ${(error as Error).message}`);
-    }
-  }
-}
-for (const signal of ['SIGINT', 'SIGTERM'] as const)
-  process.once(signal, () => void cleanUp().then(() => process.exit(130)));
+const { started: benchStarted, log, cleanups, cleanUp } = startBenchRun('bench');
 
 async function main(): Promise<void> {
   const startedAt = new Date().toISOString();
