@@ -1,4 +1,5 @@
 import { appendFile, readFile, rename } from 'node:fs/promises';
+import { countLines } from '../shared/count-lines.js';
 import type { RecordSink } from './record-sink.js';
 
 export interface FileRecordLogOptions {
@@ -7,12 +8,9 @@ export interface FileRecordLogOptions {
   maxRecords: number;
 }
 
-async function countLines(path: string): Promise<number> {
+async function countFileLines(path: string): Promise<number> {
   try {
-    const text = await readFile(path, 'utf8');
-    let count = 0;
-    for (let index = text.indexOf('\n'); index !== -1; index = text.indexOf('\n', index + 1)) count += 1;
-    return count;
+    return countLines(await readFile(path, 'utf8'));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0;
     throw error;
@@ -27,7 +25,7 @@ export function createFileRecordLog(options: FileRecordLogOptions): RecordSink {
   let lines: number | undefined;
   let queue: Promise<void> = Promise.resolve();
   const write = async (batch: readonly string[]): Promise<void> => {
-    lines ??= await countLines(options.path);
+    lines ??= await countFileLines(options.path);
     let rest = batch;
     while (rest.length > 0) {
       if (lines >= options.maxRecords) {

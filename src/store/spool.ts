@@ -1,5 +1,6 @@
 import { appendFile, mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { countLines } from '../shared/count-lines.js';
 
 /**
  * An append-only spool on disk for rows the database could not take: numbered segment files of JSON
@@ -33,12 +34,6 @@ const DEFAULT_SEGMENT_BYTES = 4 * 1024 * 1024;
 
 function toName(id: number): string {
   return `segment-${String(id).padStart(12, '0')}.jsonl`;
-}
-
-function countLines(text: string): number {
-  let count = 0;
-  for (let index = text.indexOf('\n'); index !== -1; index = text.indexOf('\n', index + 1)) count += 1;
-  return count;
 }
 
 /** Opens (or creates) the spool in `dir`, counting the rows a previous process left there. */
